@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/**
+ * Operator-editable copy of the public site (PRODUCT.md D6). The server reads it from
+ * CONTENT_DIR/site.json; the shipped defaults are neutral sample copy with no licence,
+ * certification, regulator or statistic claims. A figure shows only if the operator sets it.
+ */
+const text = z.string().min(1).max(2000);
+const item = z.object({ title: text, text });
+
+export const siteContentSchema = z.object({
+  company: z.object({
+    name: text,
+    tagline: text,
+    description: text,
+    /** Legal registration, as the operator states it; null shows nothing. */
+    registration: text.nullable(),
+  }),
+  home: z.object({
+    hero_title: text,
+    hero_text: text,
+    features: z.array(item).max(12),
+    opportunity: item,
+    security: item,
+    team: item,
+  }),
+  about: z.object({
+    founder_quote: z.object({ quote: text, author: text }).nullable(),
+    statistics: z.array(z.object({ label: text, value: text })).max(12),
+    values: z.array(item).max(12),
+  }),
+  contact: z.object({
+    general_email: text.nullable(),
+    help_center_url: text.nullable(),
+    ticket_url: text.nullable(),
+    reply_time: text.nullable(),
+    support_hours: text.nullable(),
+    languages: z.array(text).max(50),
+    offices: z.array(z.object({ city: text, country: text, address: text })).max(50),
+  }),
+  risk_warning: text,
+});
+
+export type SiteContent = z.infer<typeof siteContentSchema>;
+
+export const defaultRiskWarning =
+  "Trading binary options and CFDs involves a high risk of losing your money. Only trade with money you can afford to lose. Past performance does not guarantee future results.";

@@ -1,44 +1,70 @@
-import type { ErrorCode } from "./error-codes.ts";
-import type { FieldErrors } from "./validation.ts";
+import { z } from "zod";
+import { errorCodes } from "./error-codes.ts";
 
-/** Every reply of /api/v1 is one of these two envelopes. */
+/**
+ * Reply shapes of /api/v1, as zod schemas: the server declares them on its routes (which
+ * also strips anything not listed, such as hashes) and the OpenAPI document is made from
+ * them; the web client reads the inferred types.
+ */
+export const apiFailureSchema = z.object({
+  status: z.literal("error"),
+  message: z.string(),
+  code: z.enum(errorCodes).optional(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ApiFailure = z.infer<typeof apiFailureSchema>;
+
+export const apiMessageSchema = z.object({
+  status: z.literal("success"),
+  message: z.string(),
+});
+
+export function apiSuccessSchema<Data extends z.ZodType>(data: Data) {
+  return z.object({
+    status: z.literal("success"),
+    message: z.string().optional(),
+    data,
+  });
+}
+
 export interface ApiSuccess<T = undefined> {
   status: "success";
   message?: string;
   data?: T;
 }
 
-export interface ApiFailure {
-  status: "error";
-  message: string;
-  code?: ErrorCode;
-  errors?: FieldErrors;
-}
+export const roleSchema = z.enum(["trader", "admin"]);
+export type Role = z.infer<typeof roleSchema>;
 
-export type Role = "trader" | "admin";
+/** Dollars on the wire: a number with at most 2 decimals (cents inside the server). */
+const dollarsSchema = z.number();
 
-/** `account` of GET /user (SPEC §3 "User"); balances are dollars with 2 decimals. */
-export interface UserAccountView {
-  first_name: string;
-  last_name: string;
-  phone_number: string;
-  country: string;
-  account_balance: number;
-  practice_balance: number;
-  kyc_verified_at: string | null;
-  plan: string;
-}
+/** `account` of GET /user (SPEC §3 "User"). */
+export const userAccountViewSchema = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  phone_number: z.string(),
+  country: z.string(),
+  account_balance: dollarsSchema,
+  practice_balance: dollarsSchema,
+  kyc_verified_at: z.string().nullable(),
+  plan: z.string(),
+});
+export type UserAccountView = z.infer<typeof userAccountViewSchema>;
 
-export interface UserView {
-  id: number;
-  email: string;
-  username: string;
-  email_verified_at: string | null;
-  role: Role;
-  account: UserAccountView;
-}
+export const userViewSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  username: z.string(),
+  email_verified_at: z.string().nullable(),
+  role: roleSchema,
+  account: userAccountViewSchema,
+});
+export type UserView = z.infer<typeof userViewSchema>;
 
-export interface LoginData {
-  user: UserView;
-  token: string;
-}
+export const loginDataSchema = z.object({ user: userViewSchema, token: z.string() });
+export type LoginData = z.infer<typeof loginDataSchema>;
+
+export const userDataSchema = z.object({ user: userViewSchema });
+
+export const practiceBalanceDataSchema = z.object({ practice_balance: dollarsSchema });

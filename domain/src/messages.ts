@@ -38,7 +38,8 @@ export const serverMessages = {
   emailVerified: "Email verified successfully",
   emailAlreadyVerified: "Email is already verified",
   verificationLinkInvalid: "This verification link is invalid or has expired",
-  forgotPasswordNeutral: "If an account exists for that address, a password reset link has been sent",
+  forgotPasswordNeutral:
+    "If an account exists for that address, a password reset link has been sent",
   resetLinkInvalid: "This reset link is invalid or has expired",
   passwordReset: "Password reset successfully!",
   profileUpdated: "Personal data updated successfully",

@@ -1,0 +1,16 @@
+import type { SiteContent } from "@tp/domain/site-content";
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import type { OutboxDelivery } from "./mail/outbox.ts";
+import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
+
+/** What every route module is given: the process's single instances of each part. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  outbox: OutboxDelivery;
+  siteContent: SiteContent;
+}

@@ -1,0 +1,135 @@
+import fastifyCors from "@fastify/cors";
+import fastifyHelmet from "@fastify/helmet";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import { API_BASE_PATH } from "@tp/domain/paths";
+import Fastify, { type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
+import type { AppContext } from "./app-context.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import { loadSiteContent } from "./content/site-content.ts";
+import type { Database } from "./db/database.ts";
+import { installErrorHandler } from "./http/error-handler.ts";
+import { startOutboxDelivery } from "./mail/outbox.ts";
+import { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import { apiRoutePlugins } from "./routes.ts";
+import { serveWebApp } from "./web/serve-web-app.ts";
+
+/** JSON bodies above this are refused with 413 before they are parsed. */
+export const json_body_bytes_max = 1024 * 1024;
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  context: AppContext;
+}
+
+/**
+ * The whole HTTP application as a Fastify instance, ready to `listen` or `inject`. The
+ * caller owns the database (opened and migrated) and closes it after `app.close()`.
+ */
+export async function buildApp(options: {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+}): Promise<BuiltApp> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  const siteContent = loadSiteContent(config.CONTENT_DIR);
+
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      // Bearer tokens and cookies never reach the log.
+      redact: ["req.headers.authorization", "req.headers.cookie"],
+    },
+    bodyLimit: json_body_bytes_max,
+    trustProxy: config.TRUST_PROXY,
+    // No request can hold a connection for ever.
+    connectionTimeout: 60_000,
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+  });
+  app.decorateRequest("session", null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
+  app.removeContentTypeParser("text/plain");
+  installErrorHandler(app);
+
+  const outbox = startOutboxDelivery({
+    database,
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    clock,
+    log: app.log.child({ module: "outbox" }),
+  });
+  app.addHook("onClose", async () => outbox.stop());
+
+  const context: AppContext = {
+    config,
+    database,
+    clock,
+    rateLimiter: new RateLimiter(config.RATE_LIMIT_FACTOR, clock),
+    outbox,
+    siteContent,
+  };
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React and the toast library set styles at run time; no script may be inline.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Same-origin by default; the PWA and uploads arrive later with their own rules.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCors, { origin: config.PUBLIC_URL, credentials: false });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: `${siteContent.company.name} API`,
+        version: "1",
+        description:
+          "Every reply is {status:'success', message?, data?} or {status:'error', message, code?, errors?}. Amounts are US dollars with 2 decimals.",
+      },
+      servers: [{ url: config.PUBLIC_URL }],
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}/docs`, staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+      for (const plugin of apiRoutePlugins) {
+        await plugin(api, context);
+      }
+    },
+    { prefix: API_BASE_PATH },
+  );
+
+  await serveWebApp(app, config.WEB_DIST_DIR);
+  return { app, context };
+}

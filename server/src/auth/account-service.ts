@@ -1,0 +1,232 @@
+import type { LoginData } from "@tp/domain/api";
+import { serverMessages } from "@tp/domain/messages";
+import type {
+  LoginRequest,
+  RegisterRequest,
+  ResetPasswordRequest,
+  UpdatePasswordRequest,
+  VerifyEmailRequest,
+} from "@tp/domain/validation";
+import type { AppContext } from "../app-context.ts";
+import { AppError, validationError } from "../http/errors.ts";
+import { queueEmail } from "../mail/outbox.ts";
+import {
+  alreadyRegisteredEmail,
+  passwordResetEmail,
+  verificationEmail,
+} from "../mail/templates.ts";
+import {
+  createTrader,
+  findUserByEmail,
+  findUserById,
+  markEmailVerified,
+  setPasswordHash,
+  userView,
+} from "../users/users.ts";
+import { consumeEmailToken, issueEmailToken } from "./email-tokens.ts";
+import { hashOpaqueToken } from "./opaque-token.ts";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords.ts";
+import { createSession, revokeSession, revokeUserSessions, type Session } from "./sessions.ts";
+
+/**
+ * Account flows behind the auth routes. Replies that could tell an outsider whether an
+ * address has an account (sign-up, sign-in, resend, forgot) are the same either way.
+ */
+
+function mailOptions(context: AppContext) {
+  return { publicUrl: context.config.PUBLIC_URL, siteName: context.siteContent.company.name };
+}
+
+/**
+ * A taken address gets no second account and no error: the owner is e-mailed instead, and
+ * the reply is the same as for a new account.
+ */
+export async function register(context: AppContext, input: RegisterRequest): Promise<void> {
+  const { database, clock, config } = context;
+  const passwordHash = await hashPassword(input.password);
+  await database.transaction(async (transaction) => {
+    const at = clock.now();
+    const user = await createTrader(
+      transaction,
+      {
+        email: input.email,
+        passwordHash,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        phone_number: input.phone_number,
+        country: input.country,
+        referral_code: input.referral_code,
+      },
+      config.practice_balance_cents,
+      at,
+    );
+    if (!user) {
+      await queueEmail(
+        transaction,
+        alreadyRegisteredEmail({ ...mailOptions(context), to: input.email }),
+        at,
+      );
+      return;
+    }
+    const token = await issueEmailToken(transaction, user.id, "verify_email", at);
+    await queueEmail(
+      transaction,
+      verificationEmail({
+        ...mailOptions(context),
+        to: user.email,
+        firstName: user.first_name,
+        token,
+      }),
+      at,
+    );
+  });
+  context.outbox.kick();
+}
+
+export async function login(
+  context: AppContext,
+  input: LoginRequest,
+  client: { ip: string; userAgent: string | undefined },
+): Promise<LoginData> {
+  const { database, clock } = context;
+  const user = await findUserByEmail(database, input.email);
+  const passwordMatches = user
+    ? await verifyPassword(user.password_hash, input.password)
+    : await burnPasswordCheck(input.password);
+  if (!user || !passwordMatches) {
+    throw new AppError("INVALID_CREDENTIALS", serverMessages.loginInvalid);
+  }
+  const token = await createSession(database, user.id, clock.now(), client);
+  const view = await userView(database, user.id);
+  return { user: view!, token };
+}
+
+export async function logout(context: AppContext, session: Session): Promise<void> {
+  await revokeSession(context.database, session.sessionId, context.clock.now());
+}
+
+export async function logoutOtherSessions(context: AppContext, session: Session): Promise<void> {
+  await revokeUserSessions(
+    context.database,
+    session.userId,
+    session.sessionId,
+    context.clock.now(),
+  );
+}
+
+export async function resendVerification(context: AppContext, email: string): Promise<void> {
+  const { database, clock } = context;
+  await database.transaction(async (transaction) => {
+    const user = await findUserByEmail(transaction, email);
+    if (!user || user.email_verified_at) return;
+    const at = clock.now();
+    const token = await issueEmailToken(transaction, user.id, "verify_email", at);
+    await queueEmail(
+      transaction,
+      verificationEmail({
+        ...mailOptions(context),
+        to: user.email,
+        firstName: user.first_name,
+        token,
+      }),
+      at,
+    );
+  });
+  context.outbox.kick();
+}
+
+export async function verifyEmail(
+  context: AppContext,
+  input: VerifyEmailRequest,
+): Promise<"verified" | "already_verified"> {
+  const { database, clock } = context;
+  return database.transaction(async (transaction) => {
+    const at = clock.now();
+    const userId = await consumeEmailToken(
+      transaction,
+      input.email,
+      input.token,
+      "verify_email",
+      at,
+    );
+    if (userId !== null) {
+      await markEmailVerified(transaction, userId, at);
+      return "verified";
+    }
+    // A second click on a link that already worked: say so, rather than "invalid". Knowing
+    // the token is proof enough, so this reveals nothing to someone guessing addresses.
+    const used = await transaction.query(
+      `SELECT 1 FROM email_tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.token_hash = $1 AND t.purpose = 'verify_email' AND u.email = $2
+         AND u.email_verified_at IS NOT NULL`,
+      [hashOpaqueToken(input.token), input.email],
+    );
+    if (used.rowCount > 0) return "already_verified";
+    throw validationError(
+      { token: [serverMessages.verificationLinkInvalid] },
+      serverMessages.verificationLinkInvalid,
+    );
+  });
+}
+
+export async function forgotPassword(context: AppContext, email: string): Promise<void> {
+  const { database, clock } = context;
+  await database.transaction(async (transaction) => {
+    const user = await findUserByEmail(transaction, email);
+    if (!user) return;
+    const at = clock.now();
+    const token = await issueEmailToken(transaction, user.id, "reset_password", at);
+    await queueEmail(
+      transaction,
+      passwordResetEmail({ ...mailOptions(context), to: user.email, token }),
+      at,
+    );
+  });
+  context.outbox.kick();
+}
+
+/** Single use, within 60 minutes; revokes every session; proves the address, so verifies it. */
+export async function resetPassword(
+  context: AppContext,
+  input: ResetPasswordRequest,
+): Promise<void> {
+  const { database, clock } = context;
+  const passwordHash = await hashPassword(input.password);
+  await database.transaction(async (transaction) => {
+    const at = clock.now();
+    const userId = await consumeEmailToken(
+      transaction,
+      input.email,
+      input.token,
+      "reset_password",
+      at,
+    );
+    if (userId === null) {
+      throw validationError(
+        { token: [serverMessages.resetLinkInvalid] },
+        serverMessages.resetLinkInvalid,
+      );
+    }
+    await setPasswordHash(transaction, userId, passwordHash, at);
+    await markEmailVerified(transaction, userId, at);
+    await revokeUserSessions(transaction, userId, null, at);
+  });
+}
+
+/** Returns false when the current password is wrong; other sessions are revoked on success. */
+export async function changePassword(
+  context: AppContext,
+  session: Session,
+  input: UpdatePasswordRequest,
+): Promise<boolean> {
+  const { database, clock } = context;
+  const user = await findUserById(database, session.userId);
+  if (!user || !(await verifyPassword(user.password_hash, input.current_password))) return false;
+  const passwordHash = await hashPassword(input.password);
+  await database.transaction(async (transaction) => {
+    const at = clock.now();
+    await setPasswordHash(transaction, session.userId, passwordHash, at);
+    await revokeUserSessions(transaction, session.userId, session.sessionId, at);
+  });
+  return true;
+}

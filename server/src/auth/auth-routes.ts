@@ -1,0 +1,197 @@
+import { apiMessageSchema, apiSuccessSchema, loginDataSchema } from "@tp/domain/api";
+import { serverMessages } from "@tp/domain/messages";
+import {
+  emailOnlySchema,
+  loginSchema,
+  registerSchema,
+  resetPasswordSchema,
+  updatePasswordSchema,
+  verifyEmailSchema,
+} from "@tp/domain/validation";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AppContext } from "../app-context.ts";
+import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { validationError } from "../http/errors.ts";
+import { failureResponses } from "../http/replies.ts";
+import { rateRules } from "../rate-limit/rate-limiter.ts";
+import * as accounts from "./account-service.ts";
+
+/** Sign-up, sign-in, sessions, e-mail verification and password changes (SPEC §7). */
+export async function authRoutes(app: FastifyInstance, context: AppContext) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { rateLimiter } = context;
+  const signedIn = requireSession(context);
+
+  routes.post(
+    "/register",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Create a trader with a real account at 0.00 and a funded practice account",
+        body: registerSchema,
+        response: { 201: apiMessageSchema, ...failureResponses },
+      },
+      preValidation: async (request) => rateLimiter.consume(rateRules.registerPerIp, request.ip),
+    },
+    async (request, reply) => {
+      await accounts.register(context, request.body);
+      return reply.status(201).send({ status: "success", message: serverMessages.registered });
+    },
+  );
+
+  routes.post(
+    "/login",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Sign in; returns the user and a bearer token",
+        body: loginSchema,
+        response: { 200: apiSuccessSchema(loginDataSchema), ...failureResponses },
+      },
+      preValidation: async (request) => rateLimiter.consume(rateRules.loginPerIp, request.ip),
+    },
+    async (request) => {
+      rateLimiter.consume(rateRules.loginPerAccount, request.body.email);
+      const data = await accounts.login(context, request.body, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"],
+      });
+      return { status: "success" as const, message: serverMessages.loggedIn, data };
+    },
+  );
+
+  routes.post(
+    "/logout",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Revoke this session",
+        security: [{ bearer: [] }],
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => {
+      await accounts.logout(context, sessionOf(request));
+      return { status: "success" as const, message: serverMessages.loggedOut };
+    },
+  );
+
+  routes.post(
+    "/logout-all-sessions",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Revoke every other session of this user; this one stays",
+        security: [{ bearer: [] }],
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => {
+      await accounts.logoutOtherSessions(context, sessionOf(request));
+      return { status: "success" as const, message: serverMessages.sessionsRevoked };
+    },
+  );
+
+  routes.post(
+    "/email/resend",
+    {
+      schema: {
+        tags: ["auth"],
+        summary:
+          "Send the verification e-mail again (same reply whether or not the address exists)",
+        body: emailOnlySchema,
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+      preValidation: async (request) => rateLimiter.consume(rateRules.resendPerIp, request.ip),
+    },
+    async (request) => {
+      rateLimiter.consume(rateRules.resendPerAccount, request.body.email);
+      await accounts.resendVerification(context, request.body.email);
+      return { status: "success" as const, message: serverMessages.verificationResendNeutral };
+    },
+  );
+
+  routes.post(
+    "/email/verify",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Verify the e-mail address with the token from the e-mailed link",
+        body: verifyEmailSchema,
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+      preValidation: async (request) => rateLimiter.consume(rateRules.verifyPerIp, request.ip),
+    },
+    async (request) => {
+      const outcome = await accounts.verifyEmail(context, request.body);
+      return {
+        status: "success" as const,
+        message:
+          outcome === "verified"
+            ? serverMessages.emailVerified
+            : serverMessages.emailAlreadyVerified,
+      };
+    },
+  );
+
+  routes.post(
+    "/forgot-password",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "E-mail a password reset link (same reply whether or not the address exists)",
+        body: emailOnlySchema,
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+      preValidation: async (request) => rateLimiter.consume(rateRules.forgotPerIp, request.ip),
+    },
+    async (request) => {
+      rateLimiter.consume(rateRules.forgotPerAccount, request.body.email);
+      await accounts.forgotPassword(context, request.body.email);
+      return { status: "success" as const, message: serverMessages.forgotPasswordNeutral };
+    },
+  );
+
+  routes.post(
+    "/reset-password",
+    {
+      schema: {
+        tags: ["auth"],
+        summary:
+          "Set a new password with a reset link (single use, 60 minutes); signs out everywhere",
+        body: resetPasswordSchema,
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+      preValidation: async (request) => rateLimiter.consume(rateRules.resetPerIp, request.ip),
+    },
+    async (request) => {
+      rateLimiter.consume(rateRules.resetPerAccount, request.body.email);
+      await accounts.resetPassword(context, request.body);
+      return { status: "success" as const, message: serverMessages.passwordReset };
+    },
+  );
+
+  routes.put(
+    "/update-password",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "Change the password; every other session is signed out",
+        security: [{ bearer: [] }],
+        body: updatePasswordSchema,
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => {
+      const changed = await accounts.changePassword(context, sessionOf(request), request.body);
+      if (!changed) {
+        throw validationError({ current_password: [serverMessages.currentPasswordWrong] });
+      }
+      return { status: "success" as const, message: serverMessages.passwordUpdated };
+    },
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * The one database interface the modules use. Two implementations speak the same SQL:
+ * embedded PGlite (the default) and PostgreSQL through `pg` (when DATABASE_URL is set).
+ */
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /**
+   * Runs `work` in one transaction (READ COMMITTED), committing when it resolves and rolling
+   * back when it throws. Inside `work`, use only the `transaction` handle: on PGlite the
+   * database has one connection and a query on `Database` itself would wait for this very
+   * transaction to end.
+   */
+  transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations only). */
+  execScript(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** int8 → number: ids and cents are bigint columns; past 2^53 a number would lie. */
+export function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`bigint value ${text} is outside the safe integer range`);
+  }
+  return value;
+}
+
+export const INT8_OID = 20;

@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Database } from "./database.ts";
+
+export const migrationsDir = fileURLToPath(new URL("../../migrations/", import.meta.url));
+
+/** Same constant on every process: only one of them applies migrations at a time. */
+const MIGRATION_LOCK_KEY = 727_001;
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export function readMigrations(directory = migrationsDir): Migration[] {
+  return readdirSync(directory)
+    .filter((file) => /^\d{3}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 3)),
+      name: file,
+      sql: readFileSync(path.join(directory, file), "utf8"),
+    }));
+}
+
+/**
+ * Applies the numbered SQL files not yet applied, each in its own transaction with its
+ * bookkeeping row, so a crash leaves either all of a migration or none of it. On PostgreSQL
+ * a transaction-level advisory lock keeps two starting processes from racing.
+ */
+export async function migrate(database: Database): Promise<number[]> {
+  await database.execScript(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (
+       version integer PRIMARY KEY,
+       name text NOT NULL,
+       applied_at timestamptz NOT NULL DEFAULT now()
+     )`,
+  );
+  const applied: number[] = [];
+  for (const migration of readMigrations()) {
+    const didApply = await database.transaction(async (transaction) => {
+      if (database.kind === "postgres") {
+        await transaction.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+      }
+      const existing = await transaction.query(
+        "SELECT 1 FROM schema_migrations WHERE version = $1",
+        [migration.version],
+      );
+      if (existing.rowCount > 0) return false;
+      for (const statement of splitStatements(migration.sql)) {
+        await transaction.query(statement);
+      }
+      await transaction.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+      return true;
+    });
+    if (didApply) applied.push(migration.version);
+  }
+  return applied;
+}
+
+/**
+ * Migrations are plain statements separated by semicolons at line ends; they hold no
+ * function bodies, so this split is exact for them (checked by the migration test).
+ */
+function splitStatements(sql: string): string[] {
+  return sql
+    .replace(/^\s*--.*$/gm, "")
+    .split(/;\s*$/m)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
+}

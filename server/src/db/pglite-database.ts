@@ -1,0 +1,36 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import {
+  type Database,
+  INT8_OID,
+  parseInt8,
+  type Queryable,
+  type QueryResult,
+} from "./database.ts";
+
+/** Embedded PostgreSQL (WASM) persisted in a folder, or in memory when `dataDir` is null. */
+export async function openPgliteDatabase(dataDir: string | null): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir ?? undefined, {
+    parsers: { [INT8_OID]: (text: string) => parseInt8(text) },
+  });
+
+  const wrap = (target: Pick<PGlite, "query">): Queryable => ({
+    async query<Row>(sql: string, params: unknown[] = []): Promise<QueryResult<Row>> {
+      const result = await target.query<Row>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+  });
+
+  return {
+    kind: "pglite",
+    ...wrap(pglite),
+    transaction: (work) => pglite.transaction((transaction) => work(wrap(transaction))),
+    async execScript(sql) {
+      await pglite.exec(sql);
+    },
+    async close() {
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import pg from "pg";
+import {
+  type Database,
+  INT8_OID,
+  parseInt8,
+  type Queryable,
+  type QueryResult,
+} from "./database.ts";
+
+/** Limits on the pool: a slow database must not swallow every request slot forever. */
+const pool_connections_max = 10;
+const connection_timeout_ms = 10_000;
+const idle_timeout_ms = 30_000;
+
+export async function openPostgresDatabase(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: pool_connections_max,
+    connectionTimeoutMillis: connection_timeout_ms,
+    idleTimeoutMillis: idle_timeout_ms,
+    // Per-pool parsers, so this module does not change pg's global state.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID
+          ? parseInt8
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its connection emits here; without a listener it would crash.
+  pool.on("error", () => {});
+  await pool.query("SELECT 1");
+
+  const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<Row>(sql: string, params: unknown[] = []): Promise<QueryResult<Row>> {
+      const result = await target.query(sql, params);
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    },
+  });
+
+  return {
+    kind: "postgres",
+    ...wrap(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(wrap(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async execScript(sql) {
+      await pool.query(sql);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

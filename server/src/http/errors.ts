@@ -1,0 +1,51 @@
+import type { ErrorCode } from "@tp/domain/error-codes";
+import { serverMessages } from "@tp/domain/messages";
+import type { FieldErrors } from "@tp/domain/validation";
+
+/**
+ * An expected failure with a stable code. Modules throw it; the one error handler
+ * (http/error-handler.ts) turns it into the failure envelope with the status below.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors: FieldErrors | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fieldErrors?: FieldErrors; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.fieldErrors = options.fieldErrors;
+    this.headers = options.headers;
+  }
+}
+
+/** The one map from error code to HTTP status. */
+export const httpStatusByCode: Record<ErrorCode, number> = {
+  MALFORMED_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_FAILED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+/** A 422 whose messages belong to fields, as the forms show them. */
+export function validationError(fieldErrors: FieldErrors, message?: string): AppError {
+  const first = Object.values(fieldErrors)[0]?.[0];
+  return new AppError("VALIDATION_FAILED", message ?? first ?? serverMessages.validationFailed, {
+    fieldErrors,
+  });
+}
+
+export const notFound = () => new AppError("NOT_FOUND", serverMessages.notFound);
+export const unauthenticated = () => new AppError("UNAUTHENTICATED", serverMessages.notSignedIn);

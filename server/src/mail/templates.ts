@@ -1,0 +1,83 @@
+import { resetPasswordPagePath, verifyEmailPagePath } from "@tp/domain/paths";
+import type { Email } from "./outbox.ts";
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function linkEmail(
+  to: string,
+  subject: string,
+  lines: string[],
+  label: string,
+  url: string,
+): Email {
+  const text = `${lines.join("\n\n")}\n\n${label}: ${url}\n`;
+  const html = `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}<p><a href="${escapeHtml(url)}">${escapeHtml(label)}</a></p><p>${escapeHtml(url)}</p>`;
+  return { to, subject, text, html };
+}
+
+function pageUrl(publicUrl: string, pagePath: string, token: string, email: string): string {
+  const url = new URL(pagePath, `${publicUrl}/`);
+  url.searchParams.set("token", token);
+  url.searchParams.set("email", email);
+  return url.toString();
+}
+
+export function verificationEmail(options: {
+  publicUrl: string;
+  siteName: string;
+  to: string;
+  firstName: string;
+  token: string;
+}): Email {
+  return linkEmail(
+    options.to,
+    `Verify your e-mail address for ${options.siteName}`,
+    [
+      `Hello ${options.firstName},`,
+      `Please confirm that this is your e-mail address by opening the link below. It works for 48 hours.`,
+      "If you did not sign up, you can ignore this message.",
+    ],
+    "Verify e-mail address",
+    pageUrl(options.publicUrl, verifyEmailPagePath, options.token, options.to),
+  );
+}
+
+export function passwordResetEmail(options: {
+  publicUrl: string;
+  siteName: string;
+  to: string;
+  token: string;
+}): Email {
+  return linkEmail(
+    options.to,
+    `Reset your ${options.siteName} password`,
+    [
+      "Someone asked to reset the password of your account.",
+      "Open the link below to choose a new password. It works once, for 60 minutes, and signs out every device.",
+      "If it was not you, ignore this message: your password stays as it is.",
+    ],
+    "Reset password",
+    pageUrl(options.publicUrl, resetPasswordPagePath, options.token, options.to),
+  );
+}
+
+/** Sent instead of a second account, so sign-up does not reveal which addresses exist. */
+export function alreadyRegisteredEmail(options: {
+  publicUrl: string;
+  siteName: string;
+  to: string;
+}): Email {
+  return linkEmail(
+    options.to,
+    `You already have a ${options.siteName} account`,
+    [
+      "Someone tried to sign up with this e-mail address, which already has an account.",
+      "If it was you, sign in, or reset your password if you have forgotten it.",
+      "If it was not you, you can ignore this message.",
+    ],
+    "Sign in",
+    new URL("/account/sign-in", `${options.publicUrl}/`).toString(),
+  );
+}

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "./app-context.ts";
+import { authRoutes } from "./auth/auth-routes.ts";
+import { siteContentRoutes } from "./content/site-content.ts";
+import { healthRoutes } from "./http/health-routes.ts";
+import { practiceRoutes } from "./ledger/practice-routes.ts";
+import { userRoutes } from "./users/user-routes.ts";
+
+/** Every area's routes, mounted under /api/v1; a new area adds its plugin here. */
+export const apiRoutePlugins: Array<(api: FastifyInstance, context: AppContext) => Promise<void>> =
+  [healthRoutes, siteContentRoutes, authRoutes, userRoutes, practiceRoutes];

@@ -1,0 +1,202 @@
+import { randomInt } from "node:crypto";
+import type { Role, UserView } from "@tp/domain/api";
+import { dollarsFromCents } from "@tp/domain/money";
+import type { Queryable } from "../db/database.ts";
+import {
+  openTraderAccounts,
+  postEntry,
+  systemAccountId,
+  traderBalances,
+} from "../ledger/ledger.ts";
+
+/**
+ * The users module owns the `users` table: creating traders (with their ledger accounts),
+ * reading them for the API, and changing their personal data.
+ */
+
+export interface UserRow {
+  id: number;
+  email: string;
+  username: string;
+  password_hash: string;
+  role: Role;
+  first_name: string;
+  last_name: string;
+  phone_number: string;
+  country: string;
+  plan: string;
+  referral_code: string;
+  email_verified_at: Date | null;
+  kyc_verified_at: Date | null;
+}
+
+export async function findUserByEmail(
+  queryable: Queryable,
+  email: string,
+): Promise<UserRow | null> {
+  const result = await queryable.query<UserRow>("SELECT * FROM users WHERE email = $1", [email]);
+  return result.rows[0] ?? null;
+}
+
+export async function findUserById(queryable: Queryable, id: number): Promise<UserRow | null> {
+  const result = await queryable.query<UserRow>("SELECT * FROM users WHERE id = $1", [id]);
+  return result.rows[0] ?? null;
+}
+
+export interface NewTrader {
+  email: string;
+  passwordHash: string;
+  first_name: string;
+  last_name: string;
+  phone_number: string;
+  country: string;
+  referral_code: string | null;
+  role?: Role;
+}
+
+const username_attempts_max = 8;
+/** No 0/O or 1/I/L, so a code read aloud or copied by hand survives. */
+const referral_alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+function newReferralCode(): string {
+  let code = "";
+  for (let index = 0; index < 8; index++)
+    code += referral_alphabet[randomInt(referral_alphabet.length)];
+  return code;
+}
+
+function newUsername(firstName: string): string {
+  const base =
+    firstName
+      .normalize("NFKD")
+      .toLowerCase()
+      .replace(/[^a-z]/g, "")
+      .slice(0, 16) || "trader";
+  return `${base}${randomInt(10_000, 1_000_000)}`;
+}
+
+/**
+ * Creates a trader with a real account at 0.00 and a practice account funded with
+ * `practiceBalanceCents` by a ledger entry. Returns null when the e-mail is already taken
+ * (also when a concurrent sign-up took it first: ON CONFLICT waits for that commit).
+ */
+export async function createTrader(
+  transaction: Queryable,
+  trader: NewTrader,
+  practiceBalanceCents: number,
+  at: Date,
+): Promise<UserRow | null> {
+  const referrer = trader.referral_code
+    ? await transaction.query<{ id: number }>("SELECT id FROM users WHERE referral_code = $1", [
+        trader.referral_code.toUpperCase(),
+      ])
+    : null;
+  const referredBy = referrer?.rows[0]?.id ?? null;
+
+  for (let attempt = 0; attempt < username_attempts_max; attempt++) {
+    const inserted = await transaction.query<UserRow>(
+      `INSERT INTO users (email, username, password_hash, role, first_name, last_name, phone_number,
+                          country, referral_code, referred_by_user_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+       ON CONFLICT DO NOTHING
+       RETURNING *`,
+      [
+        trader.email,
+        newUsername(trader.first_name),
+        trader.passwordHash,
+        trader.role ?? "trader",
+        trader.first_name,
+        trader.last_name,
+        trader.phone_number,
+        trader.country,
+        newReferralCode(),
+        referredBy,
+        at,
+      ],
+    );
+    const user = inserted.rows[0];
+    if (user) {
+      const accounts = await openTraderAccounts(transaction, user.id);
+      if (practiceBalanceCents > 0) {
+        await postEntry(transaction, {
+          kind: "practice_topup",
+          reference: `user:${user.id}:registration`,
+          at,
+          postings: [
+            {
+              accountId: await systemAccountId(transaction, "house:practice"),
+              amountCents: -practiceBalanceCents,
+            },
+            { accountId: accounts.practice, amountCents: practiceBalanceCents },
+          ],
+        });
+      }
+      return user;
+    }
+    // The conflict was the e-mail (taken) or, rarely, a generated username or code: retry those.
+    if (await findUserByEmail(transaction, trader.email)) return null;
+  }
+  throw new Error("could not generate a unique username and referral code");
+}
+
+/** GET /user's `user`: the row plus both balances from the ledger, dollars on the wire. */
+export async function userView(queryable: Queryable, userId: number): Promise<UserView | null> {
+  const user = await findUserById(queryable, userId);
+  if (!user) return null;
+  const balances = await traderBalances(queryable, userId);
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    email_verified_at: user.email_verified_at?.toISOString() ?? null,
+    role: user.role,
+    account: {
+      first_name: user.first_name,
+      last_name: user.last_name,
+      phone_number: user.phone_number,
+      country: user.country,
+      account_balance: dollarsFromCents(balances.real_cents),
+      practice_balance: dollarsFromCents(balances.practice_cents),
+      kyc_verified_at: user.kyc_verified_at?.toISOString() ?? null,
+      plan: user.plan,
+    },
+  };
+}
+
+export async function updatePersonalData(
+  queryable: Queryable,
+  userId: number,
+  data: { first_name: string; last_name: string; phone_number: string },
+  at: Date,
+): Promise<void> {
+  await queryable.query(
+    `UPDATE users SET first_name = $1, last_name = $2, phone_number = $3, updated_at = $4 WHERE id = $5`,
+    [data.first_name, data.last_name, data.phone_number, at, userId],
+  );
+}
+
+export async function setPasswordHash(
+  queryable: Queryable,
+  userId: number,
+  passwordHash: string,
+  at: Date,
+): Promise<void> {
+  await queryable.query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3", [
+    passwordHash,
+    at,
+    userId,
+  ]);
+}
+
+/** Marks the e-mail verified (first time only); returns whether it changed anything. */
+export async function markEmailVerified(
+  queryable: Queryable,
+  userId: number,
+  at: Date,
+): Promise<boolean> {
+  const result = await queryable.query(
+    "UPDATE users SET email_verified_at = $1, updated_at = $1 WHERE id = $2 AND email_verified_at IS NULL",
+    [at, userId],
+  );
+  return result.rowCount === 1;
+}

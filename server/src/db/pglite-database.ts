@@ -18,7 +18,11 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
   const wrap = (target: Pick<PGlite, "query">): Queryable => ({
     async query<Row>(sql: string, params: unknown[] = []): Promise<QueryResult<Row>> {
       const result = await target.query<Row>(sql, params);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
+      return {
+        rows: result.rows,
+        rowCount: Math.max(result.affectedRows ?? 0, result.rows.length),
+      };
     },
   });
 

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/db/database.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { openPgliteDatabase } from "../src/db/pglite-database.ts";
+import { openPostgresDatabase } from "../src/db/postgres-database.ts";
+import {
+  checkLedger,
+  InsufficientFundsError,
+  openTraderAccounts,
+  postEntry,
+  systemAccountId,
+  traderBalances,
+} from "../src/ledger/ledger.ts";
+import {
+  createFreshPostgresDatabase,
+  databaseKindsUnderTest,
+  type FreshPostgres,
+} from "../src/testing/fresh-database.ts";
+
+const at = new Date("2026-01-15T12:00:00Z");
+
+describe.each(databaseKindsUnderTest())("ledger on %s", (kind) => {
+  let database: Database;
+  let postgres: FreshPostgres | null = null;
+  let userSequence = 0;
+
+  beforeAll(async () => {
+    if (kind === "postgres") {
+      postgres = await createFreshPostgresDatabase(process.env.DATABASE_URL!, "ledger");
+      database = await openPostgresDatabase(postgres.url);
+    } else {
+      database = await openPgliteDatabase(null);
+    }
+    await migrate(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await postgres?.drop();
+  });
+
+  async function newTraderAccounts() {
+    userSequence += 1;
+    return database.transaction(async (transaction) => {
+      const user = await transaction.query<{ id: number }>(
+        `INSERT INTO users (email, username, password_hash, first_name, last_name, phone_number, country, referral_code, created_at, updated_at)
+         VALUES ($1, $2, 'x', 'A', 'B', '0000000000', 'France', $3, $4, $4) RETURNING id`,
+        [`ledger${userSequence}@example.test`, `ledger${userSequence}`, `CODE${userSequence}`, at],
+      );
+      const userId = user.rows[0]!.id;
+      return { userId, ...(await openTraderAccounts(transaction, userId)) };
+    });
+  }
+
+  async function credit(accountId: number, cents: number) {
+    await database.transaction(async (transaction) =>
+      postEntry(transaction, {
+        kind: "adjustment",
+        reference: "test:credit",
+        at,
+        postings: [
+          { accountId: await systemAccountId(transaction, "house:real"), amountCents: -cents },
+          { accountId, amountCents: cents },
+        ],
+      }),
+    );
+  }
+
+  it("is sound after migration and after balanced entries", async () => {
+    expect(await checkLedger(database)).toEqual([]);
+    const trader = await newTraderAccounts();
+    await credit(trader.real, 500_00);
+    expect(await traderBalances(database, trader.userId)).toEqual({
+      real_cents: 500_00,
+      practice_cents: 0,
+    });
+    expect(await checkLedger(database)).toEqual([]);
+  });
+
+  it("refuses unbalanced, single-posting, zero and fractional entries before writing", async () => {
+    const trader = await newTraderAccounts();
+    const house = await systemAccountId(database, "house:real");
+    const attempts = [
+      [
+        { accountId: trader.real, amountCents: 100 },
+        { accountId: house, amountCents: -99 },
+      ],
+      [{ accountId: trader.real, amountCents: 100 }],
+      [
+        { accountId: trader.real, amountCents: 0 },
+        { accountId: house, amountCents: 0 },
+      ],
+      [
+        { accountId: trader.real, amountCents: 0.5 },
+        { accountId: house, amountCents: -0.5 },
+      ],
+    ];
+    for (const postings of attempts) {
+      await expect(
+        database.transaction((transaction) =>
+          postEntry(transaction, { kind: "adjustment", reference: "bad", at, postings }),
+        ),
+      ).rejects.toThrow();
+    }
+    const written = await database.query("SELECT 1 FROM journal_entries WHERE reference = 'bad'");
+    expect(written.rowCount).toBe(0);
+    expect(await checkLedger(database)).toEqual([]);
+  });
+
+  it("never lets a trader balance go negative, even under concurrent debits", async () => {
+    const trader = await newTraderAccounts();
+    await credit(trader.real, 100_00);
+    const house = await systemAccountId(database, "house:real");
+    // Twenty debits of $10 race for $100: exactly ten can succeed.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        database.transaction((transaction) =>
+          postEntry(transaction, {
+            kind: "trade_stake",
+            reference: "test:race",
+            at,
+            postings: [
+              { accountId: trader.real, amountCents: -10_00 },
+              { accountId: house, amountCents: 10_00 },
+            ],
+          }),
+        ),
+      ),
+    );
+    const succeeded = outcomes.filter((outcome) => outcome.status === "fulfilled").length;
+    const refused = outcomes.filter(
+      (outcome) =>
+        outcome.status === "rejected" && outcome.reason instanceof InsufficientFundsError,
+    ).length;
+    expect(succeeded).toBe(10);
+    expect(refused).toBe(10);
+    expect((await traderBalances(database, trader.userId)).real_cents).toBe(0);
+    expect(await checkLedger(database)).toEqual([]);
+  });
+
+  it("the check finds a balance edited behind the ledger's back", async () => {
+    const trader = await newTraderAccounts();
+    await database.query(
+      "UPDATE ledger_accounts SET balance_cents = balance_cents + 1 WHERE id = $1",
+      [trader.practice],
+    );
+    const violations = await checkLedger(database);
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        `account ${trader.practice}: balance 1 but postings sum to 0`,
+        "currency USD: balances sum to 1, not 0",
+      ]),
+    );
+    await database.query(
+      "UPDATE ledger_accounts SET balance_cents = balance_cents - 1 WHERE id = $1",
+      [trader.practice],
+    );
+    expect(await checkLedger(database)).toEqual([]);
+  });
+
+  it("the database itself refuses a negative trader balance (CHECK behind the guard)", async () => {
+    const trader = await newTraderAccounts();
+    await expect(
+      database.query("UPDATE ledger_accounts SET balance_cents = -1 WHERE id = $1", [trader.real]),
+    ).rejects.toThrow();
+  });
+
+  it("migrations are idempotent: a second run applies nothing", async () => {
+    expect(await migrate(database)).toEqual([]);
+  });
+});

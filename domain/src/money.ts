@@ -20,15 +20,21 @@ export function assertCents(value: number): Cents {
  * Dollars as a number with at most 2 decimals (as the API carries them) → cents.
  * Returns null when the value has more than 2 decimals or is not finite, so callers can
  * answer with a validation message instead of rounding a trader's money away.
+ *
+ * Decided on the number's shortest decimal form (what the JSON said), not on dollars * 100:
+ * floating-point noise in the product grows with the amount, and a fixed tolerance would
+ * either refuse large valid amounts or accept small invalid ones.
  */
 export function centsFromDollars(dollars: number): Cents | null {
   if (!Number.isFinite(dollars)) return null;
-  const scaled = dollars * CENTS_PER_DOLLAR;
-  const cents = Math.round(scaled);
-  // 0.1 * 100 = 10.000000000000002: allow binary noise far below a cent, nothing more.
-  if (Math.abs(scaled - cents) > 1e-6) return null;
-  if (!Number.isSafeInteger(cents)) return null;
-  return cents === 0 ? 0 : cents; // no -0
+  const text = String(Math.abs(dollars));
+  // Exponent forms are either below a cent (1e-7) or far beyond any safe amount (1e+21).
+  if (text.includes("e")) return dollars === 0 ? 0 : null;
+  const [whole = "0", fraction = ""] = text.split(".");
+  if (fraction.length > 2) return null;
+  const magnitude = Number(whole) * CENTS_PER_DOLLAR + Number(fraction.padEnd(2, "0"));
+  if (!Number.isSafeInteger(magnitude)) return null;
+  return magnitude === 0 ? 0 : dollars < 0 ? -magnitude : magnitude;
 }
 
 /** Cents → dollars as the API speaks them (a number with at most 2 decimals). */

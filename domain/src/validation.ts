@@ -48,17 +48,19 @@ export const token_length_max = 200;
  * the first that applies, as the forms show them.
  */
 function requiredText(required: string, invalid: string, pattern: RegExp, lengthMax: number) {
-  return z
-    .string({
-      error: (issue) => (issue.input === undefined || issue.input === null ? required : invalid),
-    })
-    .superRefine((value, context) => {
-      if (value.length === 0) {
-        context.addIssue({ code: "custom", message: required });
-      } else if (value.length > lengthMax || !pattern.test(value)) {
-        context.addIssue({ code: "custom", message: invalid });
-      }
-    });
+  return textField(required, invalid).superRefine((value, context) => {
+    if (value.length === 0) {
+      context.addIssue({ code: "custom", message: required });
+    } else if (value.length > lengthMax || !pattern.test(value)) {
+      context.addIssue({ code: "custom", message: invalid });
+    }
+  });
+}
+
+function textField(required: string, invalid: string) {
+  return z.string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? required : invalid),
+  });
 }
 
 /** A required field with no format of its own (current password, tokens). */
@@ -71,13 +73,19 @@ function requiredString(required: string, lengthMax: number, tooLong = required)
 
 export const firstNameSchema = requiredText(m.firstNameRequired, m.nameInvalid, namePattern, 30);
 export const lastNameSchema = requiredText(m.lastNameRequired, m.nameInvalid, namePattern, 30);
-/** E-mail addresses are compared case-insensitively: stored and looked up in lower case. */
-export const emailSchema = requiredText(
-  m.emailRequired,
-  m.emailInvalid,
-  emailPattern,
-  email_length_max,
-).transform((value) => value.trim().toLowerCase());
+/**
+ * E-mail addresses are compared case-insensitively: trimmed, then stored and looked up in
+ * lower case.
+ */
+export const emailSchema = textField(m.emailRequired, m.emailInvalid)
+  .trim()
+  .toLowerCase()
+  .superRefine((value, context) => {
+    if (value.length === 0) context.addIssue({ code: "custom", message: m.emailRequired });
+    else if (value.length > email_length_max || !emailPattern.test(value)) {
+      context.addIssue({ code: "custom", message: m.emailInvalid });
+    }
+  });
 export const passwordSchema = requiredText(
   m.passwordRequired,
   m.passwordInvalid,

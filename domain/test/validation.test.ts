@@ -1,0 +1,217 @@
+import { describe, expect, it } from "vitest";
+import { countries, DEFAULT_COUNTRY } from "../src/countries.ts";
+import {
+  fieldErrorsFrom,
+  loginSchema,
+  validationMessages as m,
+  registerSchema,
+  resetPasswordSchema,
+  updatePasswordSchema,
+  updateProfileSchema,
+} from "../src/validation.ts";
+
+const valid = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  email: "ada@example.test",
+  password: "Secret123",
+  password_confirmation: "Secret123",
+  country: "United States",
+  phone_number: "+1 202-555-0100",
+  referral_code: "",
+  accept_terms: true,
+};
+
+function errorsOf(
+  schema: { safeParse(value: unknown): { success: boolean; error?: unknown } },
+  value: unknown,
+) {
+  const result = schema.safeParse(value);
+  // biome-ignore lint/suspicious/noExplicitAny: zod's error type is generic here
+  return result.success ? {} : fieldErrorsFrom(result.error as any);
+}
+
+describe("SPEC §5 messages, verbatim", () => {
+  it("has the spec's exact texts", () => {
+    expect(m).toMatchObject({
+      nameInvalid: "Only letters and spaces allowed, between 2-30 characters",
+      firstNameRequired: "First name is required",
+      lastNameRequired: "Last name is required",
+      emailInvalid: "Please enter a valid email address",
+      emailRequired: "Email is required",
+      passwordInvalid:
+        "Password must be at least 8 characters with uppercase, lowercase and number",
+      passwordRequired: "Password is required",
+      passwordsMismatch: "Passwords do not match",
+      phoneInvalid: "Please enter a valid phone number",
+      phoneRequired: "Phone number is required",
+      countryRequired: "Please select a country",
+      currentPasswordRequired: "Current password is required",
+      newPasswordRequired: "New password is required",
+    });
+  });
+});
+
+describe("registration", () => {
+  it("accepts a valid sign-up and normalises the e-mail", () => {
+    const result = registerSchema.parse({ ...valid, email: "  Ada@Example.TEST " });
+    expect(result.email).toBe("ada@example.test");
+    expect(result.referral_code).toBeNull();
+  });
+
+  it.each([
+    ["A", m.nameInvalid],
+    ["A".repeat(31), m.nameInvalid],
+    ["Ad4", m.nameInvalid],
+    ["Ada-Mae", m.nameInvalid],
+    ["", m.firstNameRequired],
+    [undefined, m.firstNameRequired],
+  ])("first name %j → %s", (first_name, message) => {
+    expect(errorsOf(registerSchema, { ...valid, first_name })).toEqual({ first_name: [message] });
+  });
+
+  it.each([["Mary Ann"], ["José"], ["Zoë"], ["Ab"], ["A".repeat(30)]])(
+    "first name %j is fine",
+    (first_name) => {
+      expect(errorsOf(registerSchema, { ...valid, first_name })).toEqual({});
+    },
+  );
+
+  it("last name has its own required message", () => {
+    expect(errorsOf(registerSchema, { ...valid, last_name: "" })).toEqual({
+      last_name: [m.lastNameRequired],
+    });
+  });
+
+  it.each([
+    ["plainaddress", m.emailInvalid],
+    ["a@b", m.emailInvalid],
+    ["a b@c.de", m.emailInvalid],
+    ["", m.emailRequired],
+  ])("e-mail %j → %s", (email, message) => {
+    expect(errorsOf(registerSchema, { ...valid, email })).toEqual({ email: [message] });
+  });
+
+  it.each([
+    ["Short1A", m.passwordInvalid],
+    ["alllower1", m.passwordInvalid],
+    ["ALLUPPER1", m.passwordInvalid],
+    ["NoDigitsHere", m.passwordInvalid],
+    ["Symbols1!", m.passwordInvalid],
+    ["", m.passwordRequired],
+  ])("password %j → %s", (password, message) => {
+    const errors = errorsOf(registerSchema, {
+      ...valid,
+      password,
+      password_confirmation: password,
+    });
+    expect(errors).toEqual({ password: [message] });
+  });
+
+  it("a mismatch lands on the confirmation", () => {
+    expect(errorsOf(registerSchema, { ...valid, password_confirmation: "Secret124" })).toEqual({
+      password_confirmation: [m.passwordsMismatch],
+    });
+  });
+
+  it.each([
+    ["123456789", m.phoneInvalid],
+    ["+1 (202) 555-0100", m.phoneInvalid],
+    ["phone number", m.phoneInvalid],
+    ["", m.phoneRequired],
+  ])("phone %j → %s", (phone_number, message) => {
+    expect(errorsOf(registerSchema, { ...valid, phone_number })).toEqual({
+      phone_number: [message],
+    });
+  });
+
+  it.each([["1234567890"], ["+44 20 7946 0958"], ["202-555-0100"]])(
+    "phone %j is fine",
+    (phone_number) => {
+      expect(errorsOf(registerSchema, { ...valid, phone_number })).toEqual({});
+    },
+  );
+
+  it("country must come from the list; the default is United States", () => {
+    expect(DEFAULT_COUNTRY).toBe("United States");
+    expect(countries.length).toBeGreaterThan(190);
+    expect(errorsOf(registerSchema, { ...valid, country: "" })).toEqual({
+      country: [m.countryRequired],
+    });
+    expect(errorsOf(registerSchema, { ...valid, country: "Narnia" })).toEqual({
+      country: [m.countryRequired],
+    });
+  });
+
+  it("requires the 18+ and terms checkbox", () => {
+    expect(errorsOf(registerSchema, { ...valid, accept_terms: false })).toEqual({
+      accept_terms: ["You must be 18 or older and accept the terms"],
+    });
+  });
+});
+
+describe("other forms", () => {
+  it("login needs an e-mail and a password but does not apply the password rule", () => {
+    expect(errorsOf(loginSchema, { email: "", password: "" })).toEqual({
+      email: [m.emailRequired],
+      password: [m.passwordRequired],
+    });
+    expect(errorsOf(loginSchema, { email: "a@b.co", password: "weak" })).toEqual({});
+  });
+
+  it("change password: current, new (rule) and confirmation", () => {
+    expect(
+      errorsOf(updatePasswordSchema, {
+        current_password: "",
+        password: "",
+        password_confirmation: "",
+      }),
+    ).toEqual({
+      current_password: [m.currentPasswordRequired],
+      password: [m.newPasswordRequired],
+    });
+    expect(
+      errorsOf(updatePasswordSchema, {
+        current_password: "x",
+        password: "weakpass",
+        password_confirmation: "weakpass",
+      }),
+    ).toEqual({ password: [m.passwordInvalid] });
+    expect(
+      errorsOf(updatePasswordSchema, {
+        current_password: "x",
+        password: "Strong123",
+        password_confirmation: "Strong12",
+      }),
+    ).toEqual({ password_confirmation: [m.passwordsMismatch] });
+  });
+
+  it("reset password: the password rule and the match", () => {
+    expect(
+      errorsOf(resetPasswordSchema, {
+        email: "a@b.co",
+        token: "t",
+        password: "Strong123",
+        password_confirmation: "x",
+      }),
+    ).toEqual({ password_confirmation: [m.passwordsMismatch] });
+    expect(
+      errorsOf(resetPasswordSchema, {
+        email: "a@b.co",
+        token: "t",
+        password: "weak",
+        password_confirmation: "weak",
+      }),
+    ).toEqual({ password: [m.passwordInvalid] });
+  });
+
+  it("personal data: names and phone with the same rules", () => {
+    expect(
+      errorsOf(updateProfileSchema, { first_name: "A", last_name: "", phone_number: "" }),
+    ).toEqual({
+      first_name: [m.nameInvalid],
+      last_name: [m.lastNameRequired],
+      phone_number: [m.phoneRequired],
+    });
+  });
+});

@@ -46,6 +46,10 @@ export async function buildApp(options: {
       level: config.LOG_LEVEL,
       // Bearer tokens and cookies never reach the log.
       redact: ["req.headers.authorization", "req.headers.cookie"],
+      // A person at a terminal gets readable lines; machines and files get JSON.
+      ...(process.stdout.isTTY
+        ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } }
+        : {}),
     },
     bodyLimit: json_body_bytes_max,
     trustProxy: config.TRUST_PROXY,

@@ -122,7 +122,7 @@ export async function buildApp(options: {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}/docs`, staticCSP: true });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}/docs` });
 
   await app.register(
     async (api) => {

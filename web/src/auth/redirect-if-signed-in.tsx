@@ -1,0 +1,25 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { LoadingScreen } from "../components/loading-screen.tsx";
+import { paths } from "../paths.ts";
+import { useAuth } from "./auth-context.ts";
+
+/** The /user page RequireAuth sent the visitor away from, if any (and only a /user page). */
+function returnPath(state: unknown): string | null {
+  if (typeof state !== "object" || state === null || !("from" in state)) return null;
+  const from = state.from;
+  return typeof from === "string" && from.startsWith(`${paths.user.root}/`) ? from : null;
+}
+
+/**
+ * SPEC §2: sign-in redirects to /user/dashboard when the trader is already signed in —
+ * or, right after signing in, back to the /user page that asked for it.
+ */
+export function RedirectIfSignedIn() {
+  const { isLoading, user } = useAuth();
+  const location = useLocation();
+  if (isLoading) return <LoadingScreen />;
+  if (user !== null) {
+    return <Navigate to={returnPath(location.state) ?? paths.user.dashboard} replace />;
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,6 @@
+import { paths } from "../../paths.ts";
+
+export const settingsTabs = [
+  { to: paths.user.personalData, label: "Personal Data" },
+  { to: paths.user.security, label: "Security" },
+] as const;

@@ -1,0 +1,6 @@
+import { paths } from "../../paths.ts";
+
+export const statementTabs = [
+  { to: paths.user.transactionHistory, label: "Transaction History" },
+  { to: paths.user.tradeHistory, label: "Trade History" },
+] as const;

@@ -1,0 +1,37 @@
+/**
+ * The browser's localStorage as the app uses it (SPEC §3: token, stored user, theme and the
+ * e-mail used at registration). Storage can throw (private mode, quota, disabled cookies);
+ * the app then behaves as if nothing was stored instead of crashing.
+ */
+export const storageKeys = {
+  token: "token",
+  user: "user",
+  theme: "theme",
+  registrationEmail: "registration_email",
+} as const;
+
+export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+export function readStorage(key: StorageKey): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeStorage(key: StorageKey, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Not persisted: the value lives only as long as the page's own state.
+  }
+}
+
+export function removeStorage(key: StorageKey): void {
+  try {
+    window.localStorage.removeItem(key);
+  } catch {
+    // Nothing stored can be read back either, so there is nothing left to remove.
+  }
+}

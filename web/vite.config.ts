@@ -1,0 +1,49 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+/** The API server of `npm run dev` (server/); the dev server forwards /api to it. */
+const api_origin = "http://localhost:3000";
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    rollupOptions: {
+      output: {
+        // Libraries change less often than the app: separate files stay cached across releases.
+        manualChunks(id: string) {
+          if (!id.includes("node_modules")) return undefined;
+          return /node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)
+            ? "react"
+            : "libraries";
+        },
+      },
+      onwarn(warning, warn) {
+        // zod ships comments Rollup cannot place; harmless, and not ours to fix.
+        if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("node_modules/zod/")) {
+          return;
+        }
+        warn(warning);
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    strictPort: true,
+    // ws: true carries the live stream socket (/api/v1/stream) through the same proxy.
+    proxy: { "/api": { target: api_origin, changeOrigin: true, ws: true } },
+  },
+  preview: { port: 5173 },
+  test: {
+    name: "web",
+    environment: "jsdom",
+    include: ["test/**/*.test.{ts,tsx}"],
+    setupFiles: ["test/setup.ts"],
+    // One jsdom per worker instead of per file halves the suite's time; test/setup.ts resets
+    // everything a test can leave behind (storage, toasts, API client, <html> class).
+    isolate: false,
+    testTimeout: 15_000,
+  },
+});

@@ -6,7 +6,10 @@ import { fileURLToPath } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const children = [
-  spawn("npx", ["tsx", "watch", "--clear-screen=false", "server/src/main.ts"], { cwd: root, stdio: "inherit" }),
+  spawn("npx", ["tsx", "watch", "--clear-screen=false", "server/src/main.ts"], {
+    cwd: root,
+    stdio: "inherit",
+  }),
   spawn("npm", ["run", "dev", "-w", "web"], { cwd: root, stdio: "inherit" }),
 ];
 

@@ -30,7 +30,11 @@ function newestChangeMs(target) {
 const builtAtMs = existsSync(builtShell) ? statSync(builtShell).mtimeMs : 0;
 const sourcesChangedMs = Math.max(...webSources.map(newestChangeMs));
 if (builtAtMs < sourcesChangedMs) {
-  console.info(builtAtMs === 0 ? "Building the web app (first start)…" : "Web app sources changed: rebuilding…");
+  console.info(
+    builtAtMs === 0
+      ? "Building the web app (first start)…"
+      : "Web app sources changed: rebuilding…",
+  );
   const build = spawnSync("npm", ["run", "build", "-w", "web"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }

@@ -108,18 +108,22 @@ export const countrySchema = z
   .string({ error: m.countryRequired })
   .refine((value) => isCountry(value), { message: m.countryRequired });
 
-/** Confirmation must equal the password; the message lands on the confirmation field. */
-function withConfirmation<T extends { password: string; password_confirmation: string }>(
-  value: T,
-  context: z.RefinementCtx,
-) {
-  if (value.password !== value.password_confirmation) {
-    context.addIssue({
-      code: "custom",
-      path: ["password_confirmation"],
-      message: m.passwordsMismatch,
-    });
-  }
+/**
+ * Confirmation must equal the password; the message lands on the confirmation field. It is
+ * checked even while other fields are invalid (zod would skip an object-level check then),
+ * so a form shows every problem at once.
+ */
+const confirmationCheck = {
+  message: m.passwordsMismatch,
+  path: ["password_confirmation"],
+  when(payload: { value: unknown }) {
+    const value = payload.value as { password?: unknown; password_confirmation?: unknown };
+    return typeof value.password === "string" && typeof value.password_confirmation === "string";
+  },
+};
+
+function passwordsMatch(value: { password: string; password_confirmation: string }): boolean {
+  return value.password === value.password_confirmation;
 }
 
 const passwordConfirmationSchema = z.string({ error: m.passwordsMismatch });
@@ -140,7 +144,7 @@ export const registerSchema = z
       .transform((value) => (value ? value.trim() : null)),
     accept_terms: z.literal(true, { error: m.acceptTermsRequired }),
   })
-  .superRefine(withConfirmation);
+  .refine(passwordsMatch, confirmationCheck);
 export type RegisterInput = z.input<typeof registerSchema>;
 export type RegisterRequest = z.output<typeof registerSchema>;
 
@@ -166,7 +170,7 @@ export const resetPasswordSchema = z
     password: passwordSchema,
     password_confirmation: passwordConfirmationSchema,
   })
-  .superRefine(withConfirmation);
+  .refine(passwordsMatch, confirmationCheck);
 export type ResetPasswordRequest = z.output<typeof resetPasswordSchema>;
 
 /** Personal data: only names and phone are editable; country is sent by the spec's form. */
@@ -184,7 +188,7 @@ export const updatePasswordSchema = z
     password: newPasswordSchema,
     password_confirmation: passwordConfirmationSchema,
   })
-  .superRefine(withConfirmation);
+  .refine(passwordsMatch, confirmationCheck);
 export type UpdatePasswordRequest = z.output<typeof updatePasswordSchema>;
 
 /** Field → messages, the shape of `errors` in a 422 reply and of the forms' error state. */

@@ -215,3 +215,24 @@ describe("other forms", () => {
     });
   });
 });
+
+describe("password confirmation alongside other errors", () => {
+  it("shows the mismatch even when other fields are invalid", () => {
+    expect(
+      errorsOf(registerSchema, { ...valid, first_name: "", password_confirmation: "Secret124" }),
+    ).toEqual({
+      first_name: [m.firstNameRequired],
+      password_confirmation: [m.passwordsMismatch],
+    });
+    expect(
+      errorsOf(updatePasswordSchema, {
+        current_password: "",
+        password: "Strong123",
+        password_confirmation: "x",
+      }),
+    ).toEqual({
+      current_password: [m.currentPasswordRequired],
+      password_confirmation: [m.passwordsMismatch],
+    });
+  });
+});

@@ -137,6 +137,7 @@ describe.each(databaseKindsUnderTest())("accounts and sessions on %s", (kind) =>
         last_name: [validationMessages.lastNameRequired],
         email: [validationMessages.emailInvalid],
         password: [validationMessages.passwordInvalid],
+        password_confirmation: [validationMessages.passwordsMismatch],
         country: [validationMessages.countryRequired],
         phone_number: [validationMessages.phoneInvalid],
         accept_terms: ["You must be 18 or older and accept the terms"],

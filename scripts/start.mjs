@@ -1,9 +1,9 @@
 // `npm start`: build the web app when its build is missing or older than its sources, then
 // run the server in this process (TypeScript through tsx, so there is no server build step).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { webBuildState } from "./web-build-freshness.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const builtShell = path.join(root, "web", "dist", "index.html");
@@ -16,22 +16,10 @@ const webSources = [
   "domain/src",
 ].map((source) => path.join(root, source));
 
-function newestChangeMs(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) {
-    newest = Math.max(newest, newestChangeMs(path.join(target, entry)));
-  }
-  return newest;
-}
-
-const builtAtMs = existsSync(builtShell) ? statSync(builtShell).mtimeMs : 0;
-const sourcesChangedMs = Math.max(...webSources.map(newestChangeMs));
-if (builtAtMs < sourcesChangedMs) {
+const state = webBuildState(builtShell, webSources);
+if (state !== "fresh") {
   console.info(
-    builtAtMs === 0
+    state === "missing"
       ? "Building the web app (first start)…"
       : "Web app sources changed: rebuilding…",
   );

@@ -8,6 +8,7 @@ import type {
   VerifyEmailRequest,
 } from "@tp/domain/validation";
 import type { AppContext } from "../app-context.ts";
+import type { Queryable } from "../db/database.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { queueEmail } from "../mail/outbox.ts";
 import {
@@ -21,6 +22,7 @@ import {
   findUserById,
   markEmailVerified,
   setPasswordHash,
+  type UserRow,
   userView,
 } from "../users/users.ts";
 import { consumeEmailToken, issueEmailToken } from "./email-tokens.ts";
@@ -35,6 +37,23 @@ import { createSession, revokeSession, revokeUserSessions, type Session } from "
 
 function mailOptions(context: AppContext) {
   return { publicUrl: context.config.PUBLIC_URL, siteName: context.siteContent.company.name };
+}
+
+/** Issues a verification token and queues its e-mail in the caller's transaction. */
+async function sendVerificationLink(
+  context: AppContext,
+  transaction: Queryable,
+  user: Pick<UserRow, "id" | "email" | "first_name">,
+  at: Date,
+) {
+  const token = await issueEmailToken(transaction, user.id, "verify_email", at);
+  const email = verificationEmail({
+    ...mailOptions(context),
+    to: user.email,
+    firstName: user.first_name,
+    token,
+  });
+  await queueEmail(transaction, email, at);
 }
 
 /**
@@ -68,17 +87,7 @@ export async function register(context: AppContext, input: RegisterRequest): Pro
       );
       return;
     }
-    const token = await issueEmailToken(transaction, user.id, "verify_email", at);
-    await queueEmail(
-      transaction,
-      verificationEmail({
-        ...mailOptions(context),
-        to: user.email,
-        firstName: user.first_name,
-        token,
-      }),
-      at,
-    );
+    await sendVerificationLink(context, transaction, user, at);
   });
   context.outbox.kick();
 }
@@ -120,17 +129,7 @@ export async function resendVerification(context: AppContext, email: string): Pr
     const user = await findUserByEmail(transaction, email);
     if (!user || user.email_verified_at) return;
     const at = clock.now();
-    const token = await issueEmailToken(transaction, user.id, "verify_email", at);
-    await queueEmail(
-      transaction,
-      verificationEmail({
-        ...mailOptions(context),
-        to: user.email,
-        firstName: user.first_name,
-        token,
-      }),
-      at,
-    );
+    await sendVerificationLink(context, transaction, user, at);
   });
   context.outbox.kick();
 }

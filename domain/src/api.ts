@@ -68,3 +68,54 @@ export type LoginData = z.infer<typeof loginDataSchema>;
 export const userDataSchema = z.object({ user: userViewSchema });
 
 export const practiceBalanceDataSchema = z.object({ practice_balance: dollarsSchema });
+
+/** A trade as the API shows it (SPEC §3 "Trade", with the audit fields of PRODUCT.md D1). */
+export const tradeViewSchema = z.object({
+  id: z.number().int(),
+  asset: z.string(),
+  type: z.enum(["call", "put"]),
+  amount: dollarsSchema,
+  duration: z.number().int(),
+  is_practice: z.boolean(),
+  start_time: z.string(),
+  expires_at: z.string(),
+  entry_price: z.number(),
+  entry_at: z.string(),
+  feed: z.string(),
+  exit_price: z.number().nullable(),
+  exit_at: z.string().nullable(),
+  payout_percent: z.number().int(),
+  /** Potential profit: amount × payout% (what a win adds to the stake). */
+  profit: dollarsSchema,
+  /** Null while open; +profit when won, −amount when lost, 0 on a tie. */
+  profit_loss: dollarsSchema.nullable(),
+  status: z.enum(["open", "won", "lost", "tie"]),
+  settled_at: z.string().nullable(),
+});
+export type TradeView = z.infer<typeof tradeViewSchema>;
+
+export const paginationSchema = z.object({
+  last_page: z.number().int(),
+  current_page: z.number().int(),
+  total: z.number().int(),
+});
+
+export const tradeHistoryDataSchema = z.object({
+  data: z.array(tradeViewSchema),
+  pagination: paginationSchema,
+});
+
+export const priceTickSchema = z.object({
+  price: z.number(),
+  at: z.string(),
+});
+
+export const tradeAuditDataSchema = z.object({
+  trade: tradeViewSchema,
+  audit: z.object({
+    entry_ticks: z.array(priceTickSchema),
+    exit_ticks: z.array(priceTickSchema),
+    settlement_lag_ms: z.number().int().nullable(),
+    note: z.string().nullable(),
+  }),
+});

@@ -2,8 +2,11 @@ import type { SiteContent } from "@tp/domain/site-content";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import type { EventBus } from "./events/event-bus.ts";
 import type { OutboxDelivery } from "./mail/outbox.ts";
+import type { MarketData } from "./prices/market-data.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import type { Settlement } from "./trading/settlement.ts";
 
 /** What every route module is given: the process's single instances of each part. */
 export interface AppContext {
@@ -13,4 +16,7 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   outbox: OutboxDelivery;
   siteContent: SiteContent;
+  bus: EventBus;
+  marketData: MarketData;
+  settlement: Settlement;
 }

@@ -14,10 +14,14 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
+import { createMemoryEventBus, createRedisEventBus } from "./events/event-bus.ts";
+import type { Feed } from "./feeds/tick.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { startOutboxDelivery } from "./mail/outbox.ts";
+import { startMarketData } from "./prices/market-data.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { apiRoutePlugins } from "./routes.ts";
+import { startSettlement } from "./trading/settlement.ts";
 import { serveWebApp } from "./web/serve-web-app.ts";
 
 /** JSON bodies above this are refused with 413 before they are parsed. */
@@ -36,6 +40,8 @@ export async function buildApp(options: {
   config: Config;
   database: Database;
   clock?: Clock;
+  /** The price feeds this process may ingest (each only while it holds the feed's lock). */
+  feeds?: Feed[];
 }): Promise<BuiltApp> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
@@ -74,6 +80,30 @@ export async function buildApp(options: {
   });
   app.addHook("onClose", async () => outbox.stop());
 
+  const bus = config.REDIS_URL
+    ? await createRedisEventBus(config.REDIS_URL, app.log.child({ module: "bus" }))
+    : createMemoryEventBus(app.log.child({ module: "bus" }));
+  const marketData = startMarketData({
+    database,
+    bus,
+    clock,
+    log: app.log.child({ module: "prices" }),
+    feeds: options.feeds ?? [],
+  });
+  const settlement = startSettlement({
+    database,
+    clock,
+    store: marketData.store,
+    bus,
+    log: app.log.child({ module: "settlement" }),
+  });
+  // Stopped in reverse order of need: no new settlements, then no new ticks, then the bus.
+  app.addHook("onClose", async () => {
+    await settlement.stop();
+    await marketData.stop();
+    await bus.close();
+  });
+
   const context: AppContext = {
     config,
     database,
@@ -81,6 +111,9 @@ export async function buildApp(options: {
     rateLimiter: new RateLimiter(config.RATE_LIMIT_FACTOR, clock),
     outbox,
     siteContent,
+    bus,
+    marketData,
+    settlement,
   };
 
   await app.register(fastifyHelmet, {

@@ -46,15 +46,24 @@ export const configSchema = z.object({
   PRACTICE_BALANCE_DOLLARS: dollars.default(10_000),
   CONTENT_DIR: z.string().min(1).default("./content"),
   WEB_DIST_DIR: z.string().min(1).default("./web/dist"),
+  /** Largest stake of one trade (PRODUCT.md D11: min 1 USD, max configurable). */
+  TRADE_AMOUNT_MAX_DOLLARS: dollars.default(10_000),
+  /**
+   * Development only: let real-account trades run on simulated prices (PRODUCT.md D2). Every
+   * page then shows a banner saying so.
+   */
+  ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: booleanFlag.default(false),
   /** Behind a load balancer, trust X-Forwarded-For so rate limits see the client's address. */
   TRUST_PROXY: booleanFlag.default(false),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
 
-export interface Config extends Omit<RawConfig, "PRACTICE_BALANCE_DOLLARS" | "PUBLIC_URL"> {
+export interface Config
+  extends Omit<RawConfig, "PRACTICE_BALANCE_DOLLARS" | "TRADE_AMOUNT_MAX_DOLLARS" | "PUBLIC_URL"> {
   PUBLIC_URL: string;
   practice_balance_cents: number;
+  trade_amount_cents_max: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,7 +83,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
   }
   const raw = result.data;
-  const { PRACTICE_BALANCE_DOLLARS, PUBLIC_URL, ...rest } = raw;
+  const { PRACTICE_BALANCE_DOLLARS, TRADE_AMOUNT_MAX_DOLLARS, PUBLIC_URL, ...rest } = raw;
   return {
     ...rest,
     DATA_DIR: path.resolve(raw.DATA_DIR),
@@ -82,5 +91,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     WEB_DIST_DIR: path.resolve(raw.WEB_DIST_DIR),
     PUBLIC_URL: (PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     practice_balance_cents: Math.round(PRACTICE_BALANCE_DOLLARS * 100),
+    trade_amount_cents_max: Math.round(TRADE_AMOUNT_MAX_DOLLARS * 100),
   };
 }

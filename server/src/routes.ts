@@ -4,8 +4,18 @@ import { authRoutes } from "./auth/auth-routes.ts";
 import { siteContentRoutes } from "./content/site-content.ts";
 import { healthRoutes } from "./http/health-routes.ts";
 import { practiceRoutes } from "./ledger/practice-routes.ts";
+import { marketRoutes } from "./prices/market-routes.ts";
+import { tradeRoutes } from "./trading/trade-routes.ts";
 import { userRoutes } from "./users/user-routes.ts";
 
 /** Every area's routes, mounted under /api/v1; a new area adds its plugin here. */
 export const apiRoutePlugins: Array<(api: FastifyInstance, context: AppContext) => Promise<void>> =
-  [healthRoutes, siteContentRoutes, authRoutes, userRoutes, practiceRoutes];
+  [
+    healthRoutes,
+    siteContentRoutes,
+    authRoutes,
+    userRoutes,
+    practiceRoutes,
+    marketRoutes,
+    tradeRoutes,
+  ];

@@ -20,9 +20,20 @@ export interface Database extends Queryable {
    * transaction to end.
    */
   transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Tries to take a session-level advisory lock on a connection of its own, held until
+   * `release()` or until that connection dies (`lost` then resolves), so another process can
+   * take over. Null when another session holds it. On PGlite (one process) it always succeeds.
+   */
+  tryAdvisoryLock(key: number): Promise<AdvisoryLock | null>;
   /** Runs a script of several statements (migrations only). */
   execScript(sql: string): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface AdvisoryLock {
+  readonly lost: Promise<void>;
+  release(): Promise<void>;
 }
 
 /** int8 → number: ids and cents are bigint columns; past 2^53 a number would lie. */

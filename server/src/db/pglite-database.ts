@@ -30,6 +30,10 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
     kind: "pglite",
     ...wrap(pglite),
     transaction: (work) => pglite.transaction((transaction) => work(wrap(transaction))),
+    async tryAdvisoryLock() {
+      // One embedded database serves one process: it is always the only contender.
+      return { lost: new Promise<void>(() => {}), release: async () => {} };
+    },
     async execScript(sql) {
       await pglite.exec(sql);
     },

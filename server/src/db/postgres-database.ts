@@ -54,6 +54,39 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
         client.release();
       }
     },
+    async tryAdvisoryLock(key) {
+      // A client of its own, outside the pool: the lock lives exactly as long as it does.
+      const client = new pg.Client({
+        connectionString,
+        connectionTimeoutMillis: connection_timeout_ms,
+      });
+      let markLost: () => void = () => {};
+      const lost = new Promise<void>((resolve) => {
+        markLost = resolve;
+      });
+      client.on("error", () => markLost());
+      client.on("end", () => markLost());
+      try {
+        await client.connect();
+        const result = await client.query<{ locked: boolean }>(
+          "SELECT pg_try_advisory_lock($1) AS locked",
+          [key],
+        );
+        if (!result.rows[0]?.locked) {
+          await client.end();
+          return null;
+        }
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return {
+        lost,
+        async release() {
+          await client.end().catch(() => {});
+        },
+      };
+    },
     async execScript(sql) {
       await pool.query(sql);
     },

@@ -26,6 +26,8 @@ export const rateRules = {
   resendPerIp: { name: "resend:ip", limit: 10, window_ms: 15 * minute_ms },
   resendPerAccount: { name: "resend:account", limit: 3, window_ms: 15 * minute_ms },
   verifyPerIp: { name: "verify:ip", limit: 20, window_ms: 15 * minute_ms },
+  /** Generous: a trader may fire a burst of 50 trades at once (the trading issue's floor). */
+  placeTradePerAccount: { name: "trade:account", limit: 120, window_ms: minute_ms },
 } as const satisfies Record<string, RateRule>;
 
 /** Bound on tracked keys, so a flood of distinct addresses cannot grow memory without end. */

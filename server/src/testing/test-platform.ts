@@ -10,6 +10,7 @@ import { ManualClock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open-database.ts";
+import type { Feed } from "../feeds/tick.ts";
 import { checkLedger } from "../ledger/ledger.ts";
 import { createFreshPostgresDatabase } from "./fresh-database.ts";
 import { SmtpCapture } from "./smtp-capture.ts";
@@ -25,6 +26,12 @@ export interface TestPlatform {
   smtp: SmtpCapture;
   /** The ledger's invariant violations (empty when sound). */
   ledgerViolations(): Promise<string[]>;
+  /**
+   * Stops the application (settlement, prices, sockets; memory is lost) and starts a new one
+   * on the same database and clock, as a process restart would. `app`, `context` and
+   * `baseUrl` then refer to the new one.
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,7 +43,12 @@ export interface TestPlatform {
  */
 export async function startTestPlatform(
   kind: "pglite" | "postgres",
-  options: { env?: Record<string, string>; webDistDir?: string; clock?: ManualClock } = {},
+  options: {
+    env?: Record<string, string>;
+    webDistDir?: string;
+    clock?: ManualClock;
+    feeds?: Feed[];
+  } = {},
 ): Promise<TestPlatform> {
   const temporary = mkdtempSync(path.join(tmpdir(), "tp-test-"));
   let webDistDir = options.webDistDir;
@@ -70,26 +82,38 @@ export async function startTestPlatform(
     ...options.env,
   });
   const database = await openDatabase(config);
-  const { app, context } = await buildApp({ config, database, clock });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = app.server.address() as AddressInfo;
+  const start = async () => {
+    const built = await buildApp({ config, database, clock, feeds: options.feeds ?? [] });
+    await built.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = built.app.server.address() as AddressInfo;
+    return { ...built, baseUrl: `http://127.0.0.1:${port}` };
+  };
+  const first = await start();
 
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    app,
-    context,
+  const platform: TestPlatform = {
+    baseUrl: first.baseUrl,
+    app: first.app,
+    context: first.context,
     database,
     clock,
     smtp,
     ledgerViolations: () => checkLedger(database),
+    async restart() {
+      await platform.app.close();
+      const next = await start();
+      platform.app = next.app;
+      platform.context = next.context;
+      platform.baseUrl = next.baseUrl;
+    },
     async close() {
-      await app.close();
+      await platform.app.close();
       await database.close();
       await smtp.stop();
       await postgres?.drop();
       rmSync(temporary, { recursive: true, force: true });
     },
   };
+  return platform;
 }
 
 function requiredDatabaseUrl(): string {

@@ -1,0 +1,179 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../clock.ts";
+import type { Database } from "../db/database.ts";
+import type { EventBus } from "../events/event-bus.ts";
+import type { Feed, FeedSource, Tick } from "../feeds/tick.ts";
+import { prunePriceHistory, recordTicks } from "./price-history.ts";
+import { PriceStore } from "./price-store.ts";
+
+/** The platform's tick rate per symbol: what the chart shows is what settles (PRODUCT.md D3). */
+export const tick_interval_ms_min = 250;
+const record_interval_ms = 1_000;
+const prune_interval_ms = 60_000;
+const lock_retry_ms = 2_000;
+/** Ticks waiting to be written; past this the oldest are dropped (and counted). */
+const record_buffer_max = 50_000;
+
+/** Advisory-lock keys, one per feed source: exactly one process ingests each feed. */
+const feedLockKeys: Record<FeedSource, number> = {
+  simulated: 727_101,
+  binance: 727_102,
+  finnhub: 727_103,
+};
+
+export interface MarketData {
+  readonly store: PriceStore;
+  /** Sources whose feed this process is ingesting now (it holds their lock). */
+  ingesting(): FeedSource[];
+  /** The ingestion path of a feed's tick: throttled to the platform rate, published, recorded. */
+  offer(tick: Tick): void;
+  /** Writes buffered ticks now (tests, shutdown). */
+  flush(): Promise<void>;
+  stats(): { recordDropped: number };
+  stop(): Promise<void>;
+}
+
+export function startMarketData(options: {
+  database: Database;
+  bus: EventBus;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  feeds: Feed[];
+}): MarketData {
+  const { database, bus, clock, log } = options;
+  const store = new PriceStore();
+  const abort = new AbortController();
+  const ingestingSources = new Set<FeedSource>();
+  let buffer: Tick[] = [];
+  let recordDropped = 0;
+  let flushing: Promise<void> = Promise.resolve();
+
+  // Every process keeps its price store from the bus, the leader's own ticks included.
+  const unsubscribe = bus.subscribe((event) => {
+    if (event.type === "tick") store.record(event.tick);
+  });
+
+  const throttle = new Map<
+    string,
+    { lastAt: number; pending: Tick | null; timer: NodeJS.Timeout | null }
+  >();
+  function publish(tick: Tick) {
+    bus.publish({ type: "tick", tick });
+    buffer.push(tick);
+    if (buffer.length > record_buffer_max) {
+      recordDropped += buffer.length - record_buffer_max;
+      buffer = buffer.slice(-record_buffer_max);
+    }
+  }
+  function offer(tick: Tick) {
+    const state = throttle.get(tick.symbol) ?? {
+      lastAt: Number.NEGATIVE_INFINITY,
+      pending: null,
+      timer: null,
+    };
+    throttle.set(tick.symbol, state);
+    if (tick.at <= state.lastAt) return;
+    if (tick.at - state.lastAt >= tick_interval_ms_min) {
+      state.lastAt = tick.at;
+      state.pending = null;
+      publish(tick);
+      return;
+    }
+    // Too soon after the last one: keep the newest and publish it when its slot opens.
+    state.pending = tick;
+    state.timer ??= setTimeout(
+      () => {
+        state.timer = null;
+        const pending = state.pending;
+        if (pending && pending.at > state.lastAt) {
+          state.lastAt = pending.at;
+          state.pending = null;
+          publish(pending);
+        }
+      },
+      Math.max(0, tick_interval_ms_min - (tick.at - state.lastAt)),
+    );
+  }
+
+  function flush(): Promise<void> {
+    flushing = flushing.then(async () => {
+      if (buffer.length === 0) return;
+      const batch = buffer;
+      buffer = [];
+      try {
+        await database.transaction((transaction) => recordTicks(transaction, batch));
+      } catch (error) {
+        log.error({ err: error, ticks: batch.length }, "could not record ticks");
+      }
+    });
+    return flushing;
+  }
+  const recordTimer = setInterval(() => void flush(), record_interval_ms);
+  const pruneTimer = setInterval(() => {
+    if (ingestingSources.size === 0) return;
+    prunePriceHistory(database, clock.now()).catch((error) =>
+      log.warn({ err: error }, "price pruning failed"),
+    );
+  }, prune_interval_ms);
+  recordTimer.unref();
+  pruneTimer.unref();
+
+  async function sleep(ms: number) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      abort.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  async function ingest(feed: Feed) {
+    while (!abort.signal.aborted) {
+      const lock = await database
+        .tryAdvisoryLock(feedLockKeys[feed.source])
+        .catch((error: unknown) => {
+          log.warn({ err: error, source: feed.source }, "could not try the feed lock");
+          return null;
+        });
+      if (!lock) {
+        await sleep(lock_retry_ms);
+        continue;
+      }
+      const feedAbort = new AbortController();
+      const stopFeed = () => feedAbort.abort();
+      abort.signal.addEventListener("abort", stopFeed);
+      void lock.lost.then(stopFeed);
+      ingestingSources.add(feed.source);
+      log.info({ source: feed.source, symbols: feed.symbols.length }, "ingesting feed");
+      try {
+        for await (const tick of feed.ticks(feedAbort.signal)) offer(tick);
+      } catch (error) {
+        log.error({ err: error, source: feed.source }, "feed failed");
+      } finally {
+        ingestingSources.delete(feed.source);
+        abort.signal.removeEventListener("abort", stopFeed);
+        await lock.release();
+      }
+      if (!abort.signal.aborted) await sleep(lock_retry_ms);
+    }
+  }
+  const running = options.feeds.map((feed) => ingest(feed));
+
+  return {
+    store,
+    ingesting: () => [...ingestingSources],
+    offer,
+    flush,
+    stats: () => ({ recordDropped }),
+    async stop() {
+      abort.abort();
+      clearInterval(recordTimer);
+      clearInterval(pruneTimer);
+      for (const state of throttle.values()) if (state.timer) clearTimeout(state.timer);
+      await Promise.all(running);
+      unsubscribe();
+      await flush();
+    },
+  };
+}

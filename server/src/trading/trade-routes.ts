@@ -1,0 +1,151 @@
+import {
+  apiSuccessSchema,
+  tradeAuditDataSchema,
+  tradeHistoryDataSchema,
+  tradeViewSchema,
+} from "@tp/domain/api";
+import { placeTradeSchema } from "@tp/domain/trade-form";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../app-context.ts";
+import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { notFound } from "../http/errors.ts";
+import { idempotencyKeyOf } from "../http/idempotency.ts";
+import { failureResponses } from "../http/replies.ts";
+import { ticksAround } from "../prices/ticks-around.ts";
+import { rateRules } from "../rate-limit/rate-limiter.ts";
+import { placeTrade } from "./place-trade.ts";
+import { findUserTrade, tradeHistoryPage, tradeView } from "./trades.ts";
+
+export const history_page_size_max = 100;
+
+const historyQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: "page must be a whole number from 1" })
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(1),
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${history_page_size_max}` })
+    .int()
+    .min(1)
+    .max(history_page_size_max)
+    .default(10),
+});
+
+export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const signedIn = requireSession(context);
+
+  routes.post(
+    "/place-trade",
+    {
+      schema: {
+        tags: ["trading"],
+        summary: "Place a call or put at the price in force now; accepts Idempotency-Key",
+        security: [{ bearer: [] }],
+        body: placeTradeSchema,
+        response: {
+          201: apiSuccessSchema(z.object({ trade: tradeViewSchema })),
+          ...failureResponses,
+        },
+      },
+      preHandler: signedIn,
+    },
+    async (request, reply) => {
+      const { userId } = sessionOf(request);
+      context.rateLimiter.consume(rateRules.placeTradePerAccount, String(userId));
+      const result = await placeTrade(context, userId, request.body, idempotencyKeyOf(request));
+      if (result.replayed) reply.header("idempotency-replayed", "true");
+      else context.settlement.wake();
+      return reply.status(result.statusCode as 201).send(result.body);
+    },
+  );
+
+  for (const [path, isPractice] of [
+    ["/real-trade-history", false],
+    ["/practice-trade-history", true],
+  ] as const) {
+    routes.get(
+      path,
+      {
+        schema: {
+          tags: ["trading"],
+          summary: `${isPractice ? "Practice" : "Real"} trades, newest first, paginated`,
+          security: [{ bearer: [] }],
+          querystring: historyQuerySchema,
+          response: { 200: apiSuccessSchema(tradeHistoryDataSchema), ...failureResponses },
+        },
+        preHandler: signedIn,
+      },
+      async (request) => {
+        const { page, limit } = request.query;
+        const { rows, total } = await tradeHistoryPage(
+          context.database,
+          sessionOf(request).userId,
+          isPractice,
+          page,
+          limit,
+        );
+        return {
+          status: "success" as const,
+          data: {
+            data: rows.map(tradeView),
+            pagination: {
+              last_page: Math.max(1, Math.ceil(total / limit)),
+              current_page: page,
+              total,
+            },
+          },
+        };
+      },
+    );
+  }
+
+  routes.get(
+    "/trades/:id",
+    {
+      schema: {
+        tags: ["trading"],
+        summary: "One of your trades with its audit: the ticks around entry and around expiry",
+        security: [{ bearer: [] }],
+        params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+        response: { 200: apiSuccessSchema(tradeAuditDataSchema), ...failureResponses },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => {
+      const trade = await findUserTrade(
+        context.database,
+        sessionOf(request).userId,
+        request.params.id,
+      );
+      if (!trade) throw notFound();
+      const window = async (centerMs: number) =>
+        (await ticksAround(context.marketData.store, context.database, trade.asset, centerMs)).map(
+          (tick) => ({
+            price: tick.price,
+            at: new Date(tick.at).toISOString(),
+          }),
+        );
+      // Settled trades carry the ticks frozen at settlement; open ones are read live.
+      const frozen = trade.audit_ticks;
+      const toView = (ticks: Array<{ price: number; at: number }>) =>
+        ticks.map((tick) => ({ price: tick.price, at: new Date(tick.at).toISOString() }));
+      return {
+        status: "success" as const,
+        data: {
+          trade: tradeView(trade),
+          audit: {
+            entry_ticks: frozen ? toView(frozen.entry) : await window(trade.entry_at.getTime()),
+            exit_ticks: frozen ? toView(frozen.exit) : await window(trade.expires_at.getTime()),
+            settlement_lag_ms: trade.settlement_lag_ms,
+            note: trade.settlement_note,
+          },
+        },
+      };
+    },
+  );
+}

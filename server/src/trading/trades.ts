@@ -1,0 +1,130 @@
+import type { TradeView } from "@tp/domain/api";
+import { potentialProfitCents } from "@tp/domain/catalogue";
+import { dollarsFromCents } from "@tp/domain/money";
+import type { Queryable } from "../db/database.ts";
+
+/** The trading module owns `trades`; these are its reads and writes. */
+export interface TradeRow {
+  id: number;
+  user_id: number;
+  is_practice: boolean;
+  asset: string;
+  direction: "call" | "put";
+  stake_cents: number;
+  duration_seconds: number;
+  payout_percent: number;
+  entry_price: number;
+  entry_at: Date;
+  feed: string;
+  start_time: Date;
+  expires_at: Date;
+  status: "open" | "won" | "lost" | "tie";
+  exit_price: number | null;
+  exit_at: Date | null;
+  exit_feed: string | null;
+  credit_cents: number | null;
+  settled_at: Date | null;
+  settlement_lag_ms: number | null;
+  settlement_note: string | null;
+  audit_ticks: {
+    entry: Array<{ price: number; at: number }>;
+    exit: Array<{ price: number; at: number }>;
+  } | null;
+}
+
+export function tradeView(row: TradeRow): TradeView {
+  const profitCents = potentialProfitCents(row.stake_cents, row.payout_percent);
+  let profitLossCents: number | null = null;
+  if (row.status === "won") profitLossCents = profitCents;
+  else if (row.status === "lost") profitLossCents = -row.stake_cents;
+  else if (row.status === "tie") profitLossCents = 0;
+  return {
+    id: row.id,
+    asset: row.asset,
+    type: row.direction,
+    amount: dollarsFromCents(row.stake_cents),
+    duration: row.duration_seconds,
+    is_practice: row.is_practice,
+    start_time: row.start_time.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+    entry_price: row.entry_price,
+    entry_at: row.entry_at.toISOString(),
+    feed: row.feed,
+    exit_price: row.exit_price,
+    exit_at: row.exit_at?.toISOString() ?? null,
+    payout_percent: row.payout_percent,
+    profit: dollarsFromCents(profitCents),
+    profit_loss: profitLossCents === null ? null : dollarsFromCents(profitLossCents),
+    status: row.status,
+    settled_at: row.settled_at?.toISOString() ?? null,
+  };
+}
+
+export interface NewTrade {
+  userId: number;
+  isPractice: boolean;
+  asset: string;
+  direction: "call" | "put";
+  stakeCents: number;
+  durationSeconds: number;
+  payoutPercent: number;
+  entryPrice: number;
+  entryAt: Date;
+  feed: string;
+  startTime: Date;
+  expiresAt: Date;
+}
+
+export async function insertTrade(transaction: Queryable, trade: NewTrade): Promise<TradeRow> {
+  const result = await transaction.query<TradeRow>(
+    `INSERT INTO trades (user_id, is_practice, asset, direction, stake_cents, duration_seconds,
+                         payout_percent, entry_price, entry_at, feed, start_time, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+    [
+      trade.userId,
+      trade.isPractice,
+      trade.asset,
+      trade.direction,
+      trade.stakeCents,
+      trade.durationSeconds,
+      trade.payoutPercent,
+      trade.entryPrice,
+      trade.entryAt,
+      trade.feed,
+      trade.startTime,
+      trade.expiresAt,
+    ],
+  );
+  return result.rows[0]!;
+}
+
+export async function findUserTrade(
+  queryable: Queryable,
+  userId: number,
+  tradeId: number,
+): Promise<TradeRow | null> {
+  const result = await queryable.query<TradeRow>(
+    "SELECT * FROM trades WHERE id = $1 AND user_id = $2",
+    [tradeId, userId],
+  );
+  return result.rows[0] ?? null;
+}
+
+export async function tradeHistoryPage(
+  queryable: Queryable,
+  userId: number,
+  isPractice: boolean,
+  page: number,
+  limit: number,
+): Promise<{ rows: TradeRow[]; total: number }> {
+  const count = await queryable.query<{ total: number }>(
+    "SELECT COUNT(*)::bigint AS total FROM trades WHERE user_id = $1 AND is_practice = $2",
+    [userId, isPractice],
+  );
+  const rows = await queryable.query<TradeRow>(
+    `SELECT * FROM trades WHERE user_id = $1 AND is_practice = $2
+     ORDER BY start_time DESC, id DESC LIMIT $3 OFFSET $4`,
+    [userId, isPractice, limit, (page - 1) * limit],
+  );
+  return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
+}

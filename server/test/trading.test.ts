@@ -1,0 +1,357 @@
+import { tradeMessages } from "@tp/domain/trade-form";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
+import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
+import { settlement_grace_ms } from "../src/trading/settlement.ts";
+import { signedInTrader } from "./support/accounts.ts";
+import { httpClient } from "./support/http.ts";
+import { advanceWithTick, pushTick } from "./support/prices.ts";
+
+const practiceTrade = {
+  asset: "EURUSD",
+  type: "call",
+  amount: 100,
+  duration: 30,
+  is_practice: true,
+};
+
+describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
+  let platform: TestPlatform;
+  let http: ReturnType<typeof httpClient>;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform(kind);
+    http = httpClient(platform.baseUrl);
+    await pushTick(platform, "EURUSD", 1.08);
+  });
+  afterAll(async () => platform?.close());
+  afterEach(async () => {
+    expect(await platform.ledgerViolations()).toEqual([]);
+  });
+
+  async function balances(token: string) {
+    const me = await http.get("/api/v1/user", token);
+    return me.body.data.user.account as { account_balance: number; practice_balance: number };
+  }
+
+  it("places a practice trade at the price in force and debits the stake", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.08123, 500);
+    const reply = await http.post("/api/v1/place-trade", practiceTrade, trader.token);
+    expect(reply.status).toBe(201);
+    expect(reply.body.message).toBe("Trade placed successfully");
+    const trade = reply.body.data.trade;
+    expect(trade).toMatchObject({
+      asset: "EURUSD",
+      type: "call",
+      amount: 100,
+      duration: 30,
+      is_practice: true,
+      entry_price: 1.08123,
+      feed: "simulated",
+      payout_percent: 85,
+      profit: 85,
+      profit_loss: null,
+      status: "open",
+      exit_price: null,
+    });
+    expect(Date.parse(trade.expires_at) - Date.parse(trade.start_time)).toBe(30_000);
+    expect(trade.start_time).toBe(platform.clock.now().toISOString());
+    expect((await balances(trader.token)).practice_balance).toBe(9900);
+    const stake = await platform.database.query<{ kind: string }>(
+      "SELECT kind FROM journal_entries WHERE reference = $1",
+      [`trade:${trade.id}`],
+    );
+    expect(stake.rows).toEqual([{ kind: "trade_stake" }]);
+  });
+
+  it("checks the form's rules in the spec's order", async () => {
+    const trader = await signedInTrader(platform);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{}, tradeMessages.selectAsset],
+      [
+        { asset: "NOPE", amount: 10, duration: 30, type: "call", is_practice: true },
+        tradeMessages.selectAsset,
+      ],
+      [
+        { asset: "EURUSD", duration: 30, type: "call", is_practice: true },
+        tradeMessages.validAmount,
+      ],
+      [
+        { asset: "EURUSD", amount: 0, duration: 30, type: "call", is_practice: true },
+        tradeMessages.validAmount,
+      ],
+      [
+        { asset: "EURUSD", amount: "10", duration: 30, type: "call", is_practice: true },
+        tradeMessages.validAmount,
+      ],
+      [
+        { asset: "EURUSD", amount: 10.001, duration: 30, type: "call", is_practice: true },
+        tradeMessages.amountDecimals,
+      ],
+      [
+        { asset: "EURUSD", amount: 0.5, duration: 30, type: "call", is_practice: true },
+        tradeMessages.amountMinimum,
+      ],
+      [
+        { asset: "EURUSD", amount: 10, type: "call", is_practice: true },
+        tradeMessages.selectExpiration,
+      ],
+      [
+        { asset: "EURUSD", amount: 10, duration: 45, type: "call", is_practice: true },
+        tradeMessages.invalidExpiration,
+      ],
+      [
+        { asset: "EURUSD", amount: 10, duration: 30, type: "up", is_practice: true },
+        tradeMessages.selectDirection,
+      ],
+      [
+        { asset: "EURUSD", amount: 10000.01, duration: 30, type: "call", is_practice: true },
+        "The maximum amount per trade is $10,000.00",
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const reply = await http.post("/api/v1/place-trade", body, trader.token);
+      expect(reply.status, JSON.stringify(body)).toBe(422);
+      expect(reply.body.message, JSON.stringify(body)).toBe(message);
+    }
+    expect((await balances(trader.token)).practice_balance).toBe(10000);
+  });
+
+  it("refuses when the latest price is stale: the market is closed", async () => {
+    const trader = await signedInTrader(platform);
+    await pushTick(platform, "AAPL", 190.12);
+    platform.clock.advance(10_001);
+    const reply = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, asset: "AAPL" },
+      trader.token,
+    );
+    expect(reply.status).toBe(422);
+    expect(reply.body).toMatchObject({
+      message: "Market is closed for this asset",
+      code: "MARKET_CLOSED",
+    });
+    const never = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, asset: "JP225" },
+      trader.token,
+    );
+    expect(never.body.code).toBe("MARKET_CLOSED");
+    await pushTick(platform, "EURUSD", 1.08);
+  });
+
+  it("refuses real-account trades on simulated prices (PRODUCT.md D2)", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0811, 300);
+    const reply = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, is_practice: false },
+      trader.token,
+    );
+    expect(reply.status).toBe(403);
+    expect(reply.body.code).toBe("SIMULATED_PRICES_REAL_ACCOUNT");
+    expect(reply.body.message).toBe(tradeMessages.simulatedRealRefused);
+  });
+
+  it("refuses a stake above the balance with 'Insufficient balance' and writes nothing", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0812, 300);
+    const reply = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, amount: 10000 },
+      trader.token,
+    );
+    expect(reply.status).toBe(201);
+    const broke = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, amount: 1 },
+      trader.token,
+    );
+    expect(broke.status).toBe(422);
+    expect(broke.body).toMatchObject({
+      message: "Insufficient balance",
+      code: "INSUFFICIENT_FUNDS",
+    });
+    const trades = await platform.database.query("SELECT 1 FROM trades WHERE user_id = $1", [
+      trader.user.id,
+    ]);
+    expect(trades.rowCount).toBe(1);
+  });
+
+  describe("settlement (PRODUCT.md D1)", () => {
+    const table: Array<{
+      type: "call" | "put";
+      exit: number;
+      status: string;
+      practice: number;
+      profitLoss: number;
+    }> = [
+      { type: "call", exit: 1.1, status: "won", practice: 10085, profitLoss: 85 },
+      { type: "call", exit: 1.0, status: "lost", practice: 9900, profitLoss: -100 },
+      { type: "call", exit: 1.05, status: "tie", practice: 10000, profitLoss: 0 },
+      { type: "put", exit: 1.0, status: "won", practice: 10085, profitLoss: 85 },
+      { type: "put", exit: 1.1, status: "lost", practice: 9900, profitLoss: -100 },
+      { type: "put", exit: 1.05, status: "tie", practice: 10000, profitLoss: 0 },
+    ];
+
+    it.each(table)("$type with exit $exit against entry 1.05 → $status", async (row) => {
+      const trader = await signedInTrader(platform);
+      const symbol = "GBPUSD";
+      await advanceWithTick(platform, symbol, 1.05, 1_000);
+      const placed = await http.post(
+        "/api/v1/place-trade",
+        { ...practiceTrade, asset: symbol, type: row.type },
+        trader.token,
+      );
+      expect(placed.status).toBe(201);
+      const trade = placed.body.data.trade;
+      // The tick in force at expiry is the last at or before it; the one after must not count.
+      await advanceWithTick(platform, symbol, 1.2, 10_000);
+      await advanceWithTick(platform, symbol, row.exit, 19_900);
+      await advanceWithTick(platform, symbol, 0.5, 300);
+      // The worker may have settled it already (it runs on real timers); either way it is done.
+      await platform.context.settlement.settleDue();
+
+      const settled = (await http.get(`/api/v1/trades/${trade.id}`, trader.token)).body.data.trade;
+      expect(settled.status).toBe(row.status);
+      expect(settled.exit_price).toBe(row.exit);
+      expect(Date.parse(settled.exit_at)).toBe(Date.parse(trade.expires_at) - 100);
+      expect(settled.profit_loss).toBe(row.profitLoss);
+      expect((await balances(trader.token)).practice_balance).toBe(row.practice);
+      // Settling again finds nothing: a trade is resolved once.
+      expect(await platform.context.settlement.settleDue()).toBe(0);
+      expect((await balances(trader.token)).practice_balance).toBe(row.practice);
+    });
+
+    it("waits for a tick after expiry, or for the grace period, before it settles", async () => {
+      const trader = await signedInTrader(platform);
+      const symbol = "EURGBP";
+      await advanceWithTick(platform, symbol, 0.85, 1_000);
+      const placed = await http.post(
+        "/api/v1/place-trade",
+        { ...practiceTrade, asset: symbol },
+        trader.token,
+      );
+      await advanceWithTick(platform, symbol, 0.86, 29_000);
+      const path = `/api/v1/trades/${placed.body.data.trade.id}`;
+      platform.clock.advance(1_000 + settlement_grace_ms / 2);
+      await platform.context.settlement.settleDue();
+      expect((await http.get(path, trader.token)).body.data.trade.status).toBe("open");
+      platform.clock.advance(settlement_grace_ms);
+      await platform.context.settlement.settleDue();
+      const settled = (await http.get(path, trader.token)).body.data;
+      expect(settled.trade.status).toBe("won");
+      // Expiry at +30 s; the checks ran at +30 s + 1 s (= grace / 2) and then grace later.
+      expect(settled.audit.settlement_lag_ms).toBe((settlement_grace_ms * 3) / 2);
+      expect(settled.audit.entry_ticks.length).toBeGreaterThan(0);
+      expect(settled.audit.exit_ticks.map((tick: { price: number }) => tick.price)).toContain(0.86);
+    });
+  });
+
+  it("Idempotency-Key: the same request replays the first reply; a different one is a 409", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0813, 300);
+    const send = (body: unknown) =>
+      http.request("POST", "/api/v1/place-trade", {
+        json: body,
+        token: trader.token,
+        headers: { "idempotency-key": "order-7f3a" },
+      });
+    const first = await send(practiceTrade);
+    const again = await send(practiceTrade);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    expect(first.headers.get("idempotency-replayed")).toBeNull();
+    expect(again.body).toEqual(first.body);
+    const different = await send({ ...practiceTrade, amount: 50 });
+    expect(different.status).toBe(409);
+    expect(different.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    expect((await balances(trader.token)).practice_balance).toBe(9900);
+  });
+
+  it("concurrent trades never overdraw: balance for exactly 50 of 200 → exactly 50 accepted", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0814, 300);
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        http.post("/api/v1/place-trade", { ...practiceTrade, amount: 200 }, trader.token),
+      ),
+    );
+    const statuses = replies.map((reply) => reply.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(50);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(150);
+    expect((await balances(trader.token)).practice_balance).toBe(0);
+  });
+
+  it("history: practice and real apart, newest first, paginated", async () => {
+    const trader = await signedInTrader(platform);
+    for (let index = 0; index < 12; index++) {
+      await advanceWithTick(platform, "EURUSD", 1.08 + index / 10_000, 300);
+      expect(
+        (
+          await http.post(
+            "/api/v1/place-trade",
+            { ...practiceTrade, amount: index + 1 },
+            trader.token,
+          )
+        ).status,
+      ).toBe(201);
+    }
+    const first = await http.get("/api/v1/practice-trade-history?page=1&limit=10", trader.token);
+    expect(first.status).toBe(200);
+    expect(first.body.data.pagination).toEqual({ last_page: 2, current_page: 1, total: 12 });
+    expect(first.body.data.data.map((trade: { amount: number }) => trade.amount)).toEqual([
+      12, 11, 10, 9, 8, 7, 6, 5, 4, 3,
+    ]);
+    const second = await http.get("/api/v1/practice-trade-history?page=2&limit=10", trader.token);
+    expect(second.body.data.data.map((trade: { amount: number }) => trade.amount)).toEqual([2, 1]);
+    const real = await http.get("/api/v1/real-trade-history", trader.token);
+    expect(real.body.data).toEqual({
+      data: [],
+      pagination: { last_page: 1, current_page: 1, total: 0 },
+    });
+    expect((await http.get("/api/v1/practice-trade-history?limit=101", trader.token)).status).toBe(
+      400,
+    );
+    expect((await http.get("/api/v1/practice-trade-history?page=0", trader.token)).status).toBe(
+      400,
+    );
+  });
+
+  it("a trade is its owner's: another trader gets 404", async () => {
+    const owner = await signedInTrader(platform);
+    const other = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0815, 300);
+    const placed = await http.post("/api/v1/place-trade", practiceTrade, owner.token);
+    const id = placed.body.data.trade.id;
+    expect((await http.get(`/api/v1/trades/${id}`, owner.token)).status).toBe(200);
+    expect((await http.get(`/api/v1/trades/${id}`, other.token)).status).toBe(404);
+    expect((await http.get("/api/v1/trades/abc", owner.token)).status).toBe(400);
+  });
+
+  it("after a restart, trades that expired while no server ran settle once at their expiry price", async () => {
+    const trader = await signedInTrader(platform);
+    const symbol = "USDJPY";
+    await advanceWithTick(platform, symbol, 155.123, 1_000);
+    const placed = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, asset: symbol, type: "put" },
+      trader.token,
+    );
+    const trade = placed.body.data.trade;
+    await advanceWithTick(platform, symbol, 155.001, 20_000);
+    await platform.context.marketData.flush();
+    await platform.restart();
+    http = httpClient(platform.baseUrl);
+    // Down for a minute: the expiry passed with no server running.
+    platform.clock.advance(60_000);
+    await platform.context.settlement.settleDue();
+    const settled = (await http.get(`/api/v1/trades/${trade.id}`, trader.token)).body.data.trade;
+    expect(settled.status).toBe("won");
+    expect(settled.exit_price).toBe(155.001);
+    expect(await platform.context.settlement.settleDue()).toBe(0);
+    expect((await balances(trader.token)).practice_balance).toBe(10085);
+  });
+});

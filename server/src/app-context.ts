@@ -6,6 +6,7 @@ import type { EventBus } from "./events/event-bus.ts";
 import type { OutboxDelivery } from "./mail/outbox.ts";
 import type { MarketData } from "./prices/market-data.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import type { StreamHub } from "./stream/stream-hub.ts";
 import type { Settlement } from "./trading/settlement.ts";
 
 /** What every route module is given: the process's single instances of each part. */
@@ -19,4 +20,5 @@ export interface AppContext {
   bus: EventBus;
   marketData: MarketData;
   settlement: Settlement;
+  stream: StreamHub;
 }

@@ -21,6 +21,7 @@ import { startOutboxDelivery } from "./mail/outbox.ts";
 import { startMarketData } from "./prices/market-data.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { apiRoutePlugins } from "./routes.ts";
+import { startStreamHub } from "./stream/stream-hub.ts";
 import { startSettlement } from "./trading/settlement.ts";
 import { serveWebApp } from "./web/serve-web-app.ts";
 
@@ -97,7 +98,9 @@ export async function buildApp(options: {
     bus,
     log: app.log.child({ module: "settlement" }),
   });
-  // Stopped in reverse order of need: no new settlements, then no new ticks, then the bus.
+  const stream = startStreamHub({ database, clock, bus, log: app.log.child({ module: "stream" }) });
+  // Stopped in reverse order of need: sockets, settlements, ticks, then the bus.
+  app.addHook("preClose", async () => stream.stop());
   app.addHook("onClose", async () => {
     await settlement.stop();
     await marketData.stop();
@@ -114,6 +117,7 @@ export async function buildApp(options: {
     bus,
     marketData,
     settlement,
+    stream,
   };
 
   await app.register(fastifyHelmet, {

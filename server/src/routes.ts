@@ -5,6 +5,7 @@ import { siteContentRoutes } from "./content/site-content.ts";
 import { healthRoutes } from "./http/health-routes.ts";
 import { practiceRoutes } from "./ledger/practice-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
+import { streamRoutes } from "./stream/stream-routes.ts";
 import { tradeRoutes } from "./trading/trade-routes.ts";
 import { userRoutes } from "./users/user-routes.ts";
 
@@ -18,4 +19,5 @@ export const apiRoutePlugins: Array<(api: FastifyInstance, context: AppContext) 
     practiceRoutes,
     marketRoutes,
     tradeRoutes,
+    streamRoutes,
   ];

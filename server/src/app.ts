@@ -15,10 +15,12 @@ import type { Config } from "./config.ts";
 import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
 import { createMemoryEventBus, createRedisEventBus } from "./events/event-bus.ts";
+import { createFeeds } from "./feeds/create-feeds.ts";
 import type { Feed } from "./feeds/tick.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { startOutboxDelivery } from "./mail/outbox.ts";
 import { startMarketData } from "./prices/market-data.ts";
+import { latestCloses } from "./prices/price-history.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { apiRoutePlugins } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
@@ -41,8 +43,11 @@ export async function buildApp(options: {
   config: Config;
   database: Database;
   clock?: Clock;
-  /** The price feeds this process may ingest (each only while it holds the feed's lock). */
-  feeds?: Feed[];
+  /**
+   * The price feeds this process may ingest (each only while it holds the feed's lock):
+   * "from-config" builds them from FEED_SOURCES; tests pass their own (or none).
+   */
+  feeds?: Feed[] | "from-config";
 }): Promise<BuiltApp> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
@@ -84,12 +89,19 @@ export async function buildApp(options: {
   const bus = config.REDIS_URL
     ? await createRedisEventBus(config.REDIS_URL, app.log.child({ module: "bus" }))
     : createMemoryEventBus(app.log.child({ module: "bus" }));
+  const feeds =
+    options.feeds === "from-config"
+      ? createFeeds(config, clock, app.log.child({ module: "feeds" }), {
+          // The simulator resumes from the last recorded prices instead of jumping back.
+          simulatedStartPrices: Object.fromEntries(await latestCloses(database)),
+        })
+      : (options.feeds ?? []);
   const marketData = startMarketData({
     database,
     bus,
     clock,
     log: app.log.child({ module: "prices" }),
-    feeds: options.feeds ?? [],
+    feeds,
   });
   const settlement = startSettlement({
     database,

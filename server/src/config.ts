@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { feedConfigShape, refineFeedConfig } from "./feeds/feed-config.ts";
 
 /**
  * Every setting the server reads, parsed once at start by this one schema. A bad value
@@ -26,36 +27,44 @@ const postgresUrl = z
     "must start with postgres:// or postgresql://",
   );
 
-export const configSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  PUBLIC_URL: z.url({ error: "must be an absolute URL such as http://localhost:3000" }).optional(),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: postgresUrl.optional(),
-  REDIS_URL: z
-    .string()
-    .refine((value) => /^rediss?:\/\//.test(value), "must start with redis:// or rediss://")
-    .optional(),
-  SMTP_URL: z
-    .string()
-    .refine((value) => /^smtps?:\/\//.test(value), "must start with smtp:// or smtps://")
-    .optional(),
-  MAIL_FROM: z.string().min(3).default("TradePlatform <no-reply@localhost>"),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(1000).default(1),
-  PRACTICE_BALANCE_DOLLARS: dollars.default(10_000),
-  CONTENT_DIR: z.string().min(1).default("./content"),
-  WEB_DIST_DIR: z.string().min(1).default("./web/dist"),
-  /** Largest stake of one trade (PRODUCT.md D11: min 1 USD, max configurable). */
-  TRADE_AMOUNT_MAX_DOLLARS: dollars.default(10_000),
-  /**
-   * Development only: let real-account trades run on simulated prices (PRODUCT.md D2). Every
-   * page then shows a banner saying so.
-   */
-  ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: booleanFlag.default(false),
-  /** Behind a load balancer, trust X-Forwarded-For so rate limits see the client's address. */
-  TRUST_PROXY: booleanFlag.default(false),
-});
+export const configSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PUBLIC_URL: z
+      .url({ error: "must be an absolute URL such as http://localhost:3000" })
+      .optional(),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: postgresUrl.optional(),
+    REDIS_URL: z
+      .string()
+      .refine((value) => /^rediss?:\/\//.test(value), "must start with redis:// or rediss://")
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .refine((value) => /^smtps?:\/\//.test(value), "must start with smtp:// or smtps://")
+      .optional(),
+    MAIL_FROM: z.string().min(3).default("TradePlatform <no-reply@localhost>"),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info"),
+    RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(1000).default(1),
+    PRACTICE_BALANCE_DOLLARS: dollars.default(10_000),
+    CONTENT_DIR: z.string().min(1).default("./content"),
+    WEB_DIST_DIR: z.string().min(1).default("./web/dist"),
+    /** Largest stake of one trade (PRODUCT.md D11: min 1 USD, max configurable). */
+    TRADE_AMOUNT_MAX_DOLLARS: dollars.default(10_000),
+    /**
+     * Development only: let real-account trades run on simulated prices (PRODUCT.md D2). Every
+     * page then shows a banner saying so.
+     */
+    ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: booleanFlag.default(false),
+    /** Behind a load balancer, trust X-Forwarded-For so rate limits see the client's address. */
+    TRUST_PROXY: booleanFlag.default(false),
+    /** Price feeds: which source prices each asset, and each source's settings. */
+    ...feedConfigShape,
+  })
+  .superRefine(refineFeedConfig);
 
 export type RawConfig = z.infer<typeof configSchema>;
 

@@ -18,7 +18,7 @@ async function main() {
   const database = await openDatabase(config);
   let built: Awaited<ReturnType<typeof buildApp>>;
   try {
-    built = await buildApp({ config, database });
+    built = await buildApp({ config, database, feeds: "from-config" });
   } catch (error) {
     await database.close();
     if (error instanceof ConfigError) {

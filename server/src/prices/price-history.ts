@@ -208,6 +208,14 @@ export async function closesAt(queryable: Queryable, at: Date): Promise<Map<stri
   return new Map(result.rows.map((row) => [row.symbol, row.close]));
 }
 
+/** The newest recorded close of every symbol (where the simulator resumes after a restart). */
+export async function latestCloses(queryable: Queryable): Promise<Map<string, number>> {
+  const result = await queryable.query<{ symbol: string; close: number }>(
+    "SELECT DISTINCT ON (symbol) symbol, close FROM candles_1m ORDER BY symbol, bucket DESC",
+  );
+  return new Map(result.rows.map((row) => [row.symbol, row.close]));
+}
+
 /** Deletes raw ticks and 1-second candles past their retention. */
 export async function prunePriceHistory(queryable: Queryable, now: Date): Promise<void> {
   await queryable.query("DELETE FROM price_ticks WHERE at < $1", [

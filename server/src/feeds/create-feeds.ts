@@ -1,0 +1,88 @@
+import { assetCatalogue } from "@tp/domain/catalogue";
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../clock.ts";
+import { BinanceFeed } from "./binance-feed.ts";
+import type { FeedConfig } from "./feed-config.ts";
+import type { ObservableFeed } from "./feed-stats.ts";
+import { FinnhubFeed } from "./finnhub-feed.ts";
+import { SimulatedFeed } from "./simulated-feed.ts";
+import type { FeedSource } from "./tick.ts";
+
+export type FeedSettings = Pick<
+  FeedConfig,
+  | "FEED_SOURCES"
+  | "FEED_API_KEY"
+  | "BINANCE_WS_URL"
+  | "FINNHUB_WS_URL"
+  | "SIMULATED_FEED_SEED"
+  | "SIMULATED_TICK_INTERVAL_MS"
+>;
+
+export interface CreateFeedsExtras {
+  /** Resume simulated assets from these prices (e.g. the last stored ones). */
+  simulatedStartPrices?: Readonly<Record<string, number>>;
+}
+
+/**
+ * One feed per source in use, together covering every catalogue symbol exactly once.
+ * Sources with no symbols are left out (no idle connections to providers).
+ */
+export function createFeeds(
+  settings: FeedSettings,
+  clock: Clock,
+  logger: FastifyBaseLogger,
+  extras: CreateFeedsExtras = {},
+): ObservableFeed[] {
+  const symbolsBySource: Record<FeedSource, string[]> = {
+    simulated: [],
+    binance: [],
+    finnhub: [],
+  };
+  for (const asset of assetCatalogue) {
+    const source = settings.FEED_SOURCES[asset.symbol];
+    if (source === undefined) throw new Error(`createFeeds: no source for ${asset.symbol}`);
+    symbolsBySource[source].push(asset.symbol);
+  }
+
+  const feeds: ObservableFeed[] = [];
+  if (symbolsBySource.simulated.length > 0) {
+    feeds.push(
+      new SimulatedFeed({
+        clock,
+        seed: settings.SIMULATED_FEED_SEED,
+        tick_interval_ms: settings.SIMULATED_TICK_INTERVAL_MS,
+        symbols: symbolsBySource.simulated,
+        startPrices: extras.simulatedStartPrices,
+      }),
+    );
+  }
+  if (symbolsBySource.binance.length > 0) {
+    feeds.push(
+      new BinanceFeed({
+        symbols: symbolsBySource.binance,
+        baseUrl: settings.BINANCE_WS_URL,
+        clock,
+        logger,
+      }),
+    );
+  }
+  if (symbolsBySource.finnhub.length > 0) {
+    if (!settings.FEED_API_KEY) throw new Error("createFeeds: FEED_API_KEY is required");
+    feeds.push(
+      new FinnhubFeed({
+        symbols: symbolsBySource.finnhub,
+        apiKey: settings.FEED_API_KEY,
+        baseUrl: settings.FINNHUB_WS_URL,
+        clock,
+        logger,
+      }),
+    );
+  }
+
+  // Each symbol from exactly one source: two would race to set its price.
+  const covered = feeds.flatMap((feed) => feed.symbols);
+  if (covered.length !== assetCatalogue.length || new Set(covered).size !== covered.length) {
+    throw new Error(`createFeeds: symbols covered ${covered.length} times, not once each`);
+  }
+  return feeds;
+}

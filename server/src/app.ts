@@ -14,7 +14,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
-import { createMemoryEventBus, createRedisEventBus } from "./events/event-bus.ts";
+import { createMemoryEventBus, createRedisEventBus, eventChannelFor } from "./events/event-bus.ts";
 import { createFeeds } from "./feeds/create-feeds.ts";
 import type { Feed } from "./feeds/tick.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
@@ -87,7 +87,11 @@ export async function buildApp(options: {
   app.addHook("onClose", async () => outbox.stop());
 
   const bus = config.REDIS_URL
-    ? await createRedisEventBus(config.REDIS_URL, app.log.child({ module: "bus" }))
+    ? await createRedisEventBus(
+        config.REDIS_URL,
+        eventChannelFor(config.DATABASE_URL),
+        app.log.child({ module: "bus" }),
+      )
     : createMemoryEventBus(app.log.child({ module: "bus" }));
   const feeds =
     options.feeds === "from-config"

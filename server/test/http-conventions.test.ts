@@ -21,7 +21,13 @@ describe("HTTP conventions", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
       status: "success",
-      data: { status: "ok", database: "pglite", time: platform.clock.now().toISOString() },
+      data: {
+        status: "ok",
+        database: "pglite",
+        time: platform.clock.now().toISOString(),
+        feeds_ingested: [],
+        bus: "memory",
+      },
     });
   });
 

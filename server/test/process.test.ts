@@ -8,7 +8,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { newTrader } from "./support/http.ts";
 
 const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
-const tsx = path.join(repositoryRoot, "node_modules", ".bin", "tsx");
 const dataDir = mkdtempSync(path.join(tmpdir(), "tp-process-"));
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -23,7 +22,8 @@ async function freePort(): Promise<number> {
 }
 
 function startServer(env: Record<string, string>) {
-  const child = spawn(tsx, ["server/src/main.ts"], {
+  // One process (no tsx wrapper), so a signal reaches the server itself.
+  const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
     cwd: repositoryRoot,
     env: { ...process.env, DATABASE_URL: "", SMTP_URL: "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { Redis } from "ioredis";
 import type { Tick } from "../feeds/tick.ts";
@@ -50,13 +51,26 @@ export function createMemoryEventBus(log: FastifyBaseLogger): EventBus {
   };
 }
 
-const CHANNEL = "tp:events";
+/**
+ * The channel of one platform: processes on the same database share it, so two platforms
+ * (or two test runs) on one Redis never hear each other.
+ */
+export function eventChannelFor(databaseUrl: string | undefined): string {
+  return `tp:events:${createHash("sha256")
+    .update(databaseUrl ?? "embedded")
+    .digest("hex")
+    .slice(0, 16)}`;
+}
 
 /**
  * Several processes: every event goes through Redis pub/sub and comes back to every
  * process (this one included), so each process's sockets see all of them exactly once.
  */
-export async function createRedisEventBus(url: string, log: FastifyBaseLogger): Promise<EventBus> {
+export async function createRedisEventBus(
+  url: string,
+  channel: string,
+  log: FastifyBaseLogger,
+): Promise<EventBus> {
   const listeners = new Listeners(log);
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
@@ -65,7 +79,7 @@ export async function createRedisEventBus(url: string, log: FastifyBaseLogger): 
   }
   await publisher.connect();
   await subscriber.connect();
-  await subscriber.subscribe(CHANNEL);
+  await subscriber.subscribe(channel);
   subscriber.on("message", (_channel: string, message: string) => {
     let event: PlatformEvent;
     try {
@@ -79,7 +93,7 @@ export async function createRedisEventBus(url: string, log: FastifyBaseLogger): 
   return {
     kind: "redis",
     publish(event) {
-      publisher.publish(CHANNEL, JSON.stringify(event)).catch((error: unknown) => {
+      publisher.publish(channel, JSON.stringify(event)).catch((error: unknown) => {
         log.error({ err: error }, "could not publish an event to redis");
       });
     },

@@ -9,6 +9,9 @@ const healthSchema = z.object({
   status: z.literal("ok"),
   database: z.enum(["pglite", "postgres"]),
   time: z.string(),
+  /** Price sources this process ingests now (it holds their lock); [] on the others. */
+  feeds_ingested: z.array(z.string()),
+  bus: z.enum(["memory", "redis"]),
 });
 
 export async function healthRoutes(app: FastifyInstance, context: AppContext) {
@@ -29,6 +32,8 @@ export async function healthRoutes(app: FastifyInstance, context: AppContext) {
           status: "ok" as const,
           database: context.database.kind,
           time: context.clock.now().toISOString(),
+          feeds_ingested: context.marketData.ingesting(),
+          bus: context.bus.kind,
         },
       };
     },

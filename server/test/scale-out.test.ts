@@ -1,0 +1,214 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPostgresDatabase } from "../src/db/postgres-database.ts";
+import { checkLedger } from "../src/ledger/ledger.ts";
+import { createFreshPostgresDatabase, type FreshPostgres } from "../src/testing/fresh-database.ts";
+import { httpClient, newTrader } from "./support/http.ts";
+import { StreamClient } from "./support/stream-client.ts";
+
+const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+function scaleOutEnvironment(): { databaseUrl: string; redisUrl: string } | null {
+  const databaseUrl = process.env.DATABASE_URL;
+  const redisUrl = process.env.REDIS_URL;
+  if (databaseUrl && redisUrl) return { databaseUrl, redisUrl };
+  if (process.env.CI === "true") {
+    throw new Error(
+      "CI=true but DATABASE_URL or REDIS_URL is missing: the two-process test must run in CI",
+    );
+  }
+  process.stderr.write(
+    "\n*** DATABASE_URL and REDIS_URL are not both set: the two-process test is SKIPPED. ***\n\n",
+  );
+  return null;
+}
+
+const environment = scaleOutEnvironment();
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || !address) throw new Error("no port");
+  return address.port;
+}
+
+interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  exited: Promise<number | null>;
+}
+
+// Two server processes on one PostgreSQL database and one Redis, as behind a load balancer.
+describe.runIf(environment !== null)("two server processes on one PostgreSQL and one Redis", () => {
+  let postgres: FreshPostgres;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tp-scale-"));
+  const servers: ServerProcess[] = [];
+  const sockets: StreamClient[] = [];
+
+  async function startServer(): Promise<ServerProcess> {
+    const port = await freePort();
+    // One process (no tsx wrapper), so a signal reaches the server itself.
+    const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+      cwd: repositoryRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        DATABASE_URL: postgres.url,
+        REDIS_URL: environment!.redisUrl,
+        RATE_LIMIT_FACTOR: "0",
+        LOG_LEVEL: "warn",
+        SMTP_URL: "",
+      },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("exit", (code) => resolve(code)),
+    );
+    const server = { child, baseUrl: `http://127.0.0.1:${port}`, exited };
+    servers.push(server);
+    return server;
+  }
+
+  async function health(server: ServerProcess) {
+    const reply = await fetch(`${server.baseUrl}/api/v1/health`);
+    return ((await reply.json()) as { data: { feeds_ingested: string[]; bus: string } }).data;
+  }
+
+  async function waitHealthy(server: ServerProcess) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${server.baseUrl}/api/v1/health`)).ok) return;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) throw new Error(`${server.baseUrl} did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  async function socketOn(server: ServerProcess) {
+    const client = new StreamClient(server.baseUrl);
+    sockets.push(client);
+    await client.opened;
+    return client;
+  }
+
+  beforeAll(async () => {
+    postgres = await createFreshPostgresDatabase(environment!.databaseUrl, "scale");
+    const [first, second] = [await startServer(), await startServer()];
+    await Promise.all([waitHealthy(first!), waitHealthy(second!)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    for (const server of servers) {
+      if (server.child.exitCode === null) server.child.kill("SIGTERM");
+      await server.exited;
+    }
+    await postgres?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it("exactly one process ingests the feed, and ticks reach sockets on both", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const ingesting = [(await health(a)).feeds_ingested, (await health(b)).feeds_ingested];
+    expect(ingesting.flat()).toEqual(["simulated"]);
+    expect((await health(a)).bus).toBe("redis");
+    const onA = await socketOn(a);
+    const onB = await socketOn(b);
+    for (const socket of [onA, onB]) socket.send({ type: "subscribe", symbols: ["EURUSD"] });
+    const tickOnA = await onA.waitFor(
+      (message) => message.type === "tick" && message.symbol === "EURUSD",
+      10_000,
+    );
+    const tickOnB = await onB.waitFor(
+      (message) => message.type === "tick" && message.symbol === "EURUSD",
+      10_000,
+    );
+    expect(tickOnA.source).toBe("simulated");
+    expect(tickOnB.source).toBe("simulated");
+  });
+
+  it("a trade placed through one process is pushed to the trader's socket on the other and settles once", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const httpA = httpClient(a.baseUrl);
+    const httpB = httpClient(b.baseUrl);
+    const trader = newTrader();
+    expect((await httpA.post("/api/v1/register", trader)).status).toBe(201);
+    const token = (
+      await httpB.post("/api/v1/login", { email: trader.email, password: trader.password })
+    ).body.data.token;
+    const onB = await socketOn(b);
+    onB.send({ type: "auth", token });
+    await onB.waitFor((message) => message.type === "auth");
+
+    const placed = await httpA.post(
+      "/api/v1/place-trade",
+      { asset: "EURUSD", type: "call", amount: 10, duration: 30, is_practice: true },
+      token,
+    );
+    expect(placed.status).toBe(201);
+    const id = placed.body.data.trade.id;
+    const opened = await onB.waitFor((message) => message.type === "trade", 10_000);
+    expect((opened.trade as { id: number }).id).toBe(id);
+
+    // Both processes run the settlement worker; the trade must settle exactly once.
+    const settled = await onB.waitFor(
+      (message) =>
+        message.type === "trade" && (message.trade as { status: string }).status !== "open",
+      45_000,
+    );
+    expect((settled.trade as { id: number }).id).toBe(id);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(
+      onB.of("trade").filter((message) => (message.trade as { status: string }).status !== "open"),
+    ).toHaveLength(1);
+
+    const database = await openPostgresDatabase(postgres.url);
+    try {
+      const entries = await database.query<{ kind: string }>(
+        "SELECT kind FROM journal_entries WHERE reference = $1 ORDER BY id",
+        [`trade:${id}`],
+      );
+      expect(entries.rows[0]?.kind).toBe("trade_stake");
+      expect(entries.rows.length).toBeLessThanOrEqual(2);
+      expect(
+        entries.rows
+          .slice(1)
+          .every((row) => row.kind === "trade_payout" || row.kind === "trade_refund"),
+      ).toBe(true);
+      expect(await checkLedger(database)).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
+  it("when the ingesting process dies, the other takes the feed over within seconds", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const ingester = (await health(a)).feeds_ingested.length > 0 ? a : b;
+    const survivor = ingester === a ? b : a;
+    ingester.child.kill("SIGKILL");
+    await ingester.exited;
+    const deadline = Date.now() + 15_000;
+    while ((await health(survivor)).feeds_ingested.length === 0) {
+      if (Date.now() > deadline) throw new Error("no process took the feed over");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const socket = await socketOn(survivor);
+    socket.send({ type: "subscribe", symbols: ["XAUUSD"] });
+    await socket.waitFor(
+      (message) => message.type === "tick" && message.symbol === "XAUUSD",
+      10_000,
+    );
+  }, 60_000);
+});

@@ -1,0 +1,109 @@
+import { assetCatalogue } from "@tp/domain/catalogue";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
+import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
+import { signedInTrader } from "./support/accounts.ts";
+import { httpClient } from "./support/http.ts";
+import { advanceWithTick, pushTick } from "./support/prices.ts";
+
+describe.each(databaseKindsUnderTest())("market data on %s", (kind) => {
+  let platform: TestPlatform;
+  let http: ReturnType<typeof httpClient>;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform(kind);
+    http = httpClient(platform.baseUrl);
+  });
+  afterAll(async () => platform?.close());
+
+  it("GET /markets lists all 40 assets with last price, source, open/closed and 24 h change", async () => {
+    await pushTick(platform, "XAUUSD", 2000);
+    await platform.context.marketData.flush();
+    platform.clock.advance(24 * 60 * 60 * 1000);
+    await pushTick(platform, "XAUUSD", 2100);
+    const reply = await http.get("/api/v1/markets");
+    expect(reply.status).toBe(200);
+    const markets = reply.body.data.markets as Array<Record<string, unknown>>;
+    expect(markets.map((market) => market.symbol)).toEqual(
+      assetCatalogue.map((asset) => asset.symbol),
+    );
+    expect(markets.find((market) => market.symbol === "XAUUSD")).toEqual({
+      symbol: "XAUUSD",
+      name: "Gold",
+      option_type: "commodities",
+      chart_symbol: "OANDA:XAUUSD",
+      precision: 3,
+      price: 2100,
+      at: platform.clock.now().toISOString(),
+      change_24h_percent: 5,
+      source: "simulated",
+      is_open: true,
+    });
+    expect(markets.find((market) => market.symbol === "AAPL")).toMatchObject({
+      chart_symbol: "NASDAQ:AAPL",
+      price: null,
+      source: null,
+      is_open: false,
+    });
+    expect(markets.find((market) => market.symbol === "BTCUSDT")?.chart_symbol).toBe(
+      "BINANCE:BTCUSDT",
+    );
+    expect(markets.find((market) => market.symbol === "EURUSD")?.chart_symbol).toBe("EURUSD");
+  });
+
+  it("GET /candles returns 1 s and 1 m candles built from the ticks, oldest first", async () => {
+    const start = Math.ceil(platform.clock.now().getTime() / 60_000) * 60_000 + 60_000;
+    platform.clock.advance(start - platform.clock.now().getTime());
+    for (const [offsetMs, price] of [
+      [0, 1.1],
+      [300, 1.3],
+      [600, 1.0],
+      [900, 1.2],
+      [1_200, 1.25],
+    ] as const) {
+      await pushTick(platform, "GBPUSD", price, start + offsetMs);
+    }
+    await platform.context.marketData.flush();
+    const seconds = await http.get(
+      `/api/v1/candles?symbol=GBPUSD&interval=1s&from=${new Date(start).toISOString()}&to=${new Date(start + 5_000).toISOString()}`,
+    );
+    expect(seconds.status).toBe(200);
+    expect(seconds.body.data.candles).toEqual([
+      { time: start, open: 1.1, high: 1.3, low: 1.0, close: 1.2 },
+      { time: start + 1_000, open: 1.25, high: 1.25, low: 1.25, close: 1.25 },
+    ]);
+    const minutes = await http.get(
+      `/api/v1/candles?symbol=GBPUSD&interval=1m&from=${new Date(start).toISOString()}&to=${new Date(start + 60_000).toISOString()}`,
+    );
+    expect(minutes.body.data.candles).toEqual([
+      { time: start, open: 1.1, high: 1.3, low: 1.0, close: 1.25 },
+    ]);
+    expect((await http.get("/api/v1/candles?symbol=NOPE")).status).toBe(400);
+    expect((await http.get("/api/v1/candles?symbol=GBPUSD&interval=5m")).status).toBe(400);
+  });
+});
+
+describe("trading under the default rate limits", () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform("pglite", { env: { RATE_LIMIT_FACTOR: "1" } });
+  });
+  afterAll(async () => platform?.close());
+
+  it("lets a trader place a burst of 50 trades at once", async () => {
+    const http = httpClient(platform.baseUrl);
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.08, 0);
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        http.post(
+          "/api/v1/place-trade",
+          { asset: "EURUSD", type: "put", amount: 1, duration: 60, is_practice: true },
+          trader.token,
+        ),
+      ),
+    );
+    expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: 50 }, () => 201));
+  });
+});

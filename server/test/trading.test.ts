@@ -1,5 +1,6 @@
 import { tradeMessages } from "@tp/domain/trade-form";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { postEntry, systemAccountId, traderAccountId } from "../src/ledger/ledger.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
 import { settlement_grace_ms } from "../src/trading/settlement.ts";
@@ -141,8 +142,24 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     await pushTick(platform, "EURUSD", 1.08);
   });
 
+  it("a real-account trade without real money gets 'Insufficient balance'", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0811, 300);
+    const reply = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, is_practice: false },
+      trader.token,
+    );
+    expect(reply.status).toBe(422);
+    expect(reply.body).toMatchObject({
+      message: "Insufficient balance",
+      code: "INSUFFICIENT_FUNDS",
+    });
+  });
+
   it("refuses real-account trades on simulated prices (PRODUCT.md D2)", async () => {
     const trader = await signedInTrader(platform);
+    await creditReal(platform, trader.user.id, 500_00);
     await advanceWithTick(platform, "EURUSD", 1.0811, 300);
     const reply = await http.post(
       "/api/v1/place-trade",
@@ -355,3 +372,18 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     expect((await balances(trader.token)).practice_balance).toBe(10085);
   });
 });
+
+/** Stands in for an approved deposit (a later issue): real money from the house account. */
+async function creditReal(platform: TestPlatform, userId: number, cents: number) {
+  await platform.database.transaction(async (transaction) => {
+    await postEntry(transaction, {
+      kind: "adjustment",
+      reference: `test:credit:${userId}`,
+      at: platform.clock.now(),
+      postings: [
+        { accountId: await systemAccountId(transaction, "house:real"), amountCents: -cents },
+        { accountId: await traderAccountId(transaction, userId, "real"), amountCents: cents },
+      ],
+    });
+  });
+}

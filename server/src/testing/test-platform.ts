@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.ts";
 import type { AppContext } from "../app-context.ts";
-import { ManualClock } from "../clock.ts";
+import { type Clock, ManualClock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open-database.ts";
@@ -22,6 +22,7 @@ export interface TestPlatform {
   app: FastifyInstance;
   context: AppContext;
   database: Database;
+  /** The platform's clock: a ManualClock unless the caller passed another. */
   clock: ManualClock;
   smtp: SmtpCapture;
   /** The ledger's invariant violations (empty when sound). */
@@ -65,7 +66,8 @@ export async function startTestPlatform(
     kind === "postgres" ? await createFreshPostgresDatabase(requiredDatabaseUrl(), "server") : null;
   const smtp = new SmtpCapture();
   const smtpUrl = await smtp.start();
-  const clock = options.clock ?? new ManualClock(new Date("2026-01-15T12:00:00Z"));
+  // Typed as ManualClock for the suites that advance it; one that passes systemClock must not.
+  const clock = (options.clock ?? new ManualClock(new Date("2026-01-15T12:00:00Z"))) as ManualClock;
 
   const config = loadConfig({
     PORT: "0",

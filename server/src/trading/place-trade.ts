@@ -14,6 +14,7 @@ import {
   postEntry,
   systemAccountId,
   traderAccountId,
+  traderBalances,
 } from "../ledger/ledger.ts";
 import { insertTrade, tradeView } from "./trades.ts";
 import { publishBalances } from "./trading-events.ts";
@@ -54,6 +55,12 @@ export async function placeTrade(
   const tick = marketData.store.last(asset.symbol);
   if (!tick || now.getTime() - tick.at > stale_price_ms) {
     throw new AppError("MARKET_CLOSED", tradeMessages.marketClosed);
+  }
+  // A first, unlocked look at the balance: a trader without the money hears that before
+  // anything else. The guarded debit below is what actually decides.
+  const balances = await traderBalances(database, userId);
+  if ((input.is_practice ? balances.practice_cents : balances.real_cents) < stakeCents) {
+    throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
   }
   if (
     !input.is_practice &&

@@ -30,6 +30,22 @@ class TickRing {
   index(i: number) {
     return (this.next - this.count + i + ticks_per_symbol_max) % ticks_per_symbol_max;
   }
+
+  timeAt(i: number) {
+    return this.times[this.index(i)]!;
+  }
+
+  /** The position (0 … count) of the first tick with time > atMs: O(log n). */
+  firstAfter(atMs: number) {
+    let low = 0;
+    let high = this.count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.timeAt(middle) <= atMs) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 }
 
 export class PriceStore {
@@ -61,16 +77,9 @@ export class PriceStore {
   inForceAt(symbol: string, atMs: number): Tick | undefined {
     const ring = this.#rings.get(symbol);
     if (!ring || ring.count === 0) return undefined;
-    if (ring.times[ring.index(0)]! > atMs) return undefined;
-    // Binary search for the last index with time <= atMs.
-    let low = 0;
-    let high = ring.count - 1;
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      if (ring.times[ring.index(middle)]! <= atMs) low = middle;
-      else high = middle - 1;
-    }
-    const index = ring.index(low);
+    const position = ring.firstAfter(atMs) - 1;
+    if (position < 0) return undefined;
+    const index = ring.index(position);
     return { symbol, price: ring.prices[index]!, at: ring.times[index]!, source: ring.source };
   }
 
@@ -91,10 +100,10 @@ export class PriceStore {
     const ring = this.#rings.get(symbol);
     const result: Tick[] = [];
     if (!ring) return result;
-    for (let i = 0; i < ring.count && result.length < limit; i++) {
+    // Start at the first tick at or after fromMs, found by binary search, not a scan.
+    for (let i = ring.firstAfter(fromMs - 1e-6); i < ring.count && result.length < limit; i++) {
       const index = ring.index(i);
       const at = ring.times[index]!;
-      if (at < fromMs) continue;
       if (at > toMs) break;
       result.push({ symbol, price: ring.prices[index]!, at, source: ring.source });
     }

@@ -134,6 +134,85 @@ export async function postEntry(transaction: Queryable, entry: EntryInput): Prom
   return entryId;
 }
 
+/**
+ * Records many entries at once with set-based statements (a settlement batch): ids drawn
+ * from the sequence, one insert for the entries, one for the postings, and one guarded
+ * update per touched account with the accounts locked first in ascending id order — the
+ * same order `postEntry` takes, so the two cannot deadlock. All or nothing: if any trader
+ * account would go negative, InsufficientFundsError is thrown and the caller's transaction
+ * rolls back.
+ */
+export async function postEntries(
+  transaction: Queryable,
+  entries: EntryInput[],
+): Promise<number[]> {
+  if (entries.length === 0) return [];
+  const deltas = new Map<number, number>();
+  for (const entry of entries) {
+    if (entry.postings.length < 2) throw new Error("a journal entry needs at least two postings");
+    let sum = 0;
+    for (const posting of entry.postings) {
+      assertCents(posting.amountCents);
+      if (posting.amountCents === 0) throw new Error("a posting must move money");
+      sum += posting.amountCents;
+      deltas.set(
+        posting.accountId,
+        assertCents((deltas.get(posting.accountId) ?? 0) + posting.amountCents),
+      );
+    }
+    if (sum !== 0) throw new Error(`postings of a journal entry must sum to zero, got ${sum}`);
+  }
+
+  const ids = await transaction.query<{ id: number }>(
+    "SELECT nextval(pg_get_serial_sequence('journal_entries', 'id')) AS id FROM generate_series(1, $1)",
+    [entries.length],
+  );
+  const entryIds = ids.rows.map((row) => row.id);
+  await transaction.query(
+    `INSERT INTO journal_entries (id, kind, reference, created_at)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])`,
+    [
+      entryIds,
+      entries.map((entry) => entry.kind),
+      entries.map((entry) => entry.reference),
+      entries.map((entry) => entry.at.toISOString()),
+    ],
+  );
+  const postingEntryIds: number[] = [];
+  const postingAccountIds: number[] = [];
+  const postingAmounts: number[] = [];
+  entries.forEach((entry, index) => {
+    for (const posting of entry.postings) {
+      postingEntryIds.push(entryIds[index]!);
+      postingAccountIds.push(posting.accountId);
+      postingAmounts.push(posting.amountCents);
+    }
+  });
+  await transaction.query(
+    `INSERT INTO postings (entry_id, account_id, amount_cents)
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])`,
+    [postingEntryIds, postingAccountIds, postingAmounts],
+  );
+
+  const accountIds = [...deltas.keys()].filter((id) => deltas.get(id) !== 0).sort((a, b) => a - b);
+  await transaction.query(
+    "SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
+    [accountIds],
+  );
+  const updated = await transaction.query<{ id: number }>(
+    `UPDATE ledger_accounts a SET balance_cents = a.balance_cents + d.delta
+     FROM unnest($1::bigint[], $2::bigint[]) AS d(id, delta)
+     WHERE a.id = d.id AND (a.user_id IS NULL OR a.balance_cents + d.delta >= 0)
+     RETURNING a.id`,
+    [accountIds, accountIds.map((id) => deltas.get(id)!)],
+  );
+  if (updated.rowCount !== accountIds.length) {
+    const done = new Set(updated.rows.map((row) => row.id));
+    throw new InsufficientFundsError(accountIds.find((id) => !done.has(id)) ?? -1);
+  }
+  return entryIds;
+}
+
 export interface TraderBalances {
   real_cents: number;
   practice_cents: number;

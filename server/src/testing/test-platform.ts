@@ -77,7 +77,7 @@ export async function startTestPlatform(
     CONTENT_DIR: path.join(repositoryRoot, "content"),
     WEB_DIST_DIR: webDistDir,
     SMTP_URL: smtpUrl,
-    LOG_LEVEL: "silent",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     // Suites register many users from one address; the rate-limit tests set it back to 1.
     RATE_LIMIT_FACTOR: "0",
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),

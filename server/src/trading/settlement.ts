@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
-import { postEntry, systemAccountId, traderAccountId } from "../ledger/ledger.ts";
+import { type EntryInput, postEntries, systemAccountId } from "../ledger/ledger.ts";
 import { tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { ticksAround } from "../prices/ticks-around.ts";
@@ -44,14 +44,26 @@ interface SettlementDependencies {
  * memory when live, from the price history after a restart; it posts the payout or refund
  * and sets the status in one transaction per batch, and publishes events after commit.
  *
- * Lock order: both house accounts first (ascending id), then trader accounts through
- * postEntry — the same order place-trade and top-up take, so batches cannot deadlock.
+ * One batch is a handful of set-based statements (postEntries, one UPDATE of the trades),
+ * not a few per trade. Lock order: postEntries locks every touched account in ascending id
+ * order (house accounts first), as place-trade and top-up do, so batches cannot deadlock.
  */
 export function startSettlement(dependencies: SettlementDependencies): Settlement {
   const { database, clock, log } = dependencies;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let stopped = false;
+  /**
+   * Passes of this process run one after another: a caller's pass must not return while
+   * the worker's pass holds trades it would then skip (SKIP LOCKED) as if none were due.
+   * Other processes are kept apart by the row locks.
+   */
+  let queue: Promise<unknown> = Promise.resolve();
+  function serialised(): Promise<number> {
+    const pass = queue.then(() => settleDue());
+    queue = pass.catch(() => 0);
+    return pass;
+  }
 
   async function settleDue(): Promise<number> {
     let settledTotal = 0;
@@ -91,7 +103,7 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
 
   function run() {
     if (stopped || running) return;
-    running = settleDue();
+    running = serialised();
     running
       .catch((error: unknown) => {
         log.error({ err: error }, "settlement pass failed");
@@ -108,10 +120,7 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   run();
 
   return {
-    settleDue: async () => {
-      await running?.catch(() => 0);
-      return settleDue();
-    },
+    settleDue: serialised,
     wake: () => schedule(0),
     async stop() {
       stopped = true;
@@ -136,69 +145,101 @@ async function settleBatch(dependencies: SettlementDependencies) {
       real: await systemAccountId(transaction, "house:real"),
       practice: await systemAccountId(transaction, "house:practice"),
     };
-    await transaction.query(
-      "SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
-      [[houseIds.real, houseIds.practice]],
+    const traderAccounts = await transaction.query<{
+      id: number;
+      user_id: number;
+      code: "real" | "practice";
+    }>(
+      `SELECT id, user_id, code FROM ledger_accounts WHERE user_id = ANY($1::bigint[]) AND currency = 'USD'`,
+      [[...new Set(due.rows.map((trade) => trade.user_id))]],
+    );
+    const traderAccountIds = new Map(
+      traderAccounts.rows.map((row) => [`${row.user_id}:${row.code}`, row.id]),
     );
 
-    const settled: TradeRow[] = [];
+    // Many trades of a batch share an asset and an expiry second: look each price up once.
+    const exitCache = new Map<string, Tick | null | "wait">();
+    const entries: EntryInput[] = [];
+    const updates: Array<{
+      trade: TradeRow;
+      outcome: "won" | "lost" | "tie";
+      exit: Tick | null;
+      creditCents: number;
+      note: string | null;
+      audit: unknown;
+    }> = [];
     let skipped = 0;
     for (const trade of due.rows) {
       const expiresAtMs = trade.expires_at.getTime();
-      const exit = await exitTick(transaction, store, trade, now.getTime());
+      const cacheKey = `${trade.asset}@${expiresAtMs}`;
+      let exit = exitCache.get(cacheKey);
+      if (exit === undefined) {
+        exit = await exitTick(transaction, store, trade, now.getTime());
+        exitCache.set(cacheKey, exit);
+      }
       if (exit === "wait") {
         skipped += 1;
         continue;
       }
-      let outcome = exit
-        ? tradeOutcome(trade.direction, trade.entry_price, exit.price)
-        : ("tie" as const);
       let note: string | null = null;
-      if (!exit) {
+      let outcome: "won" | "lost" | "tie" = "tie";
+      if (exit) {
+        outcome = tradeOutcome(trade.direction, trade.entry_price, exit.price);
+      } else {
         // No price at all for the expiry instant: nobody can say who won, so the stake goes back.
-        outcome = "tie";
         note = "No price was recorded for the expiry instant; the stake was refunded.";
         log.warn({ tradeId: trade.id, asset: trade.asset }, "no exit price: trade refunded");
       }
       const creditCents = settlementCreditCents(outcome, trade.stake_cents, trade.payout_percent);
       if (creditCents > 0) {
         const code = trade.is_practice ? "practice" : "real";
-        await postEntry(transaction, {
+        const traderAccountId = traderAccountIds.get(`${trade.user_id}:${code}`);
+        if (traderAccountId === undefined)
+          throw new Error(`user ${trade.user_id} has no ${code} account`);
+        entries.push({
           kind: outcome === "won" ? "trade_payout" : "trade_refund",
           reference: `trade:${trade.id}`,
           at: now,
           postings: [
             { accountId: houseIds[code], amountCents: -creditCents },
-            {
-              accountId: await traderAccountId(transaction, trade.user_id, code),
-              amountCents: creditCents,
-            },
+            { accountId: traderAccountId, amountCents: creditCents },
           ],
         });
       }
       const audit = await auditTicks(transaction, store, trade, expiresAtMs);
-      const updated = await transaction.query<TradeRow>(
-        `UPDATE trades SET status = $1, exit_price = $2, exit_at = $3, exit_feed = $4, credit_cents = $5,
-           settled_at = $6, settlement_lag_ms = $7, settlement_note = $8, audit_ticks = $9
-         WHERE id = $10 AND status = 'open' RETURNING *`,
-        [
-          outcome,
-          exit ? exit.price : null,
-          exit ? new Date(exit.at) : null,
-          exit ? exit.source : null,
-          creditCents,
-          now,
-          Math.max(0, now.getTime() - expiresAtMs),
-          note,
-          JSON.stringify(audit),
-          trade.id,
-        ],
-      );
-      // Claimed FOR UPDATE while open: this cannot miss; if it ever did, roll the batch back.
-      if (updated.rowCount !== 1) throw new Error(`trade ${trade.id} was not open at settlement`);
-      settled.push(updated.rows[0]!);
+      updates.push({ trade, outcome, exit, creditCents, note, audit });
     }
-    return { settled, claimed: due.rows.length, skipped };
+
+    await postEntries(transaction, entries);
+    if (updates.length === 0)
+      return { settled: [] as TradeRow[], claimed: due.rows.length, skipped };
+    const updated = await transaction.query<TradeRow>(
+      `UPDATE trades t SET status = u.status, exit_price = u.exit_price, exit_at = u.exit_at,
+         exit_feed = u.exit_feed, credit_cents = u.credit_cents, settled_at = $1,
+         settlement_lag_ms = u.lag_ms, settlement_note = u.note, audit_ticks = u.audit::jsonb
+       FROM unnest($2::bigint[], $3::text[], $4::float8[], $5::timestamptz[], $6::text[], $7::bigint[],
+                   $8::int[], $9::text[], $10::text[])
+         AS u(id, status, exit_price, exit_at, exit_feed, credit_cents, lag_ms, note, audit)
+       WHERE t.id = u.id AND t.status = 'open'
+       RETURNING t.*`,
+      [
+        now,
+        updates.map((update) => update.trade.id),
+        updates.map((update) => update.outcome),
+        updates.map((update) => update.exit?.price ?? null),
+        updates.map((update) => (update.exit ? new Date(update.exit.at).toISOString() : null)),
+        updates.map((update) => update.exit?.source ?? null),
+        updates.map((update) => update.creditCents),
+        updates.map((update) => Math.max(0, now.getTime() - update.trade.expires_at.getTime())),
+        updates.map((update) => update.note),
+        updates.map((update) => JSON.stringify(update.audit)),
+      ],
+    );
+    // Claimed FOR UPDATE while open: none can be missing; if one ever were, roll it all back.
+    if (updated.rowCount !== updates.length) {
+      throw new Error(`settled ${updated.rowCount} of ${updates.length} claimed trades`);
+    }
+    return { settled: updated.rows, claimed: due.rows.length, skipped };
   });
 }
 

@@ -7,6 +7,7 @@ import {
   checkLedger,
   InsufficientFundsError,
   openTraderAccounts,
+  postEntries,
   postEntry,
   systemAccountId,
   traderBalances,
@@ -162,6 +163,41 @@ describe.each(databaseKindsUnderTest())("ledger on %s", (kind) => {
     await expect(
       database.query("UPDATE ledger_accounts SET balance_cents = -1 WHERE id = $1", [trader.real]),
     ).rejects.toThrow();
+  });
+
+  it("postEntries records a batch at once, and refuses the whole batch if one debit would overdraw", async () => {
+    const first = await newTraderAccounts();
+    const second = await newTraderAccounts();
+    await credit(first.real, 10_00);
+    const house = await systemAccountId(database, "house:real");
+    const entry = (accountId: number, cents: number) => ({
+      kind: "adjustment" as const,
+      reference: "test:batch",
+      at,
+      postings: [
+        { accountId, amountCents: cents },
+        { accountId: house, amountCents: -cents },
+      ],
+    });
+    const ids = await database.transaction((transaction) =>
+      postEntries(transaction, [
+        entry(first.real, -4_00),
+        entry(second.real, 7_00),
+        entry(first.real, 1_00),
+      ]),
+    );
+    expect(ids).toHaveLength(3);
+    expect((await traderBalances(database, first.userId)).real_cents).toBe(7_00);
+    expect((await traderBalances(database, second.userId)).real_cents).toBe(7_00);
+
+    await expect(
+      database.transaction((transaction) =>
+        postEntries(transaction, [entry(second.real, 1_00), entry(first.real, -8_00)]),
+      ),
+    ).rejects.toBeInstanceOf(InsufficientFundsError);
+    expect((await traderBalances(database, first.userId)).real_cents).toBe(7_00);
+    expect((await traderBalances(database, second.userId)).real_cents).toBe(7_00);
+    expect(await checkLedger(database)).toEqual([]);
   });
 
   it("migrations are idempotent: a second run applies nothing", async () => {

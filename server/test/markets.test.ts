@@ -69,8 +69,8 @@ describe.each(databaseKindsUnderTest())("market data on %s", (kind) => {
     );
     expect(seconds.status).toBe(200);
     expect(seconds.body.data.candles).toEqual([
-      { time: start, open: 1.1, high: 1.3, low: 1.0, close: 1.2 },
-      { time: start + 1_000, open: 1.25, high: 1.25, low: 1.25, close: 1.25 },
+      { time: start, open: 1.1, high: 1.3, low: 1.0, close: 1.2, source: "simulated" },
+      { time: start + 1_000, open: 1.25, high: 1.25, low: 1.25, close: 1.25, source: "simulated" },
     ]);
     const minutes = await http.get(
       `/api/v1/candles?symbol=GBPUSD&interval=1m&from=${new Date(start).toISOString()}&to=${new Date(start + 60_000).toISOString()}`,

@@ -98,6 +98,7 @@ export async function marketRoutes(app: FastifyInstance, context: AppContext) {
                   high: z.number(),
                   low: z.number(),
                   close: z.number(),
+                  source: z.string(),
                 }),
               ),
             }),

@@ -164,6 +164,8 @@ export interface Candle {
   high: number;
   low: number;
   close: number;
+  /** Every price says where it came from (PRODUCT.md D2). */
+  source: FeedSource;
 }
 
 export async function readCandles(
@@ -182,9 +184,10 @@ export async function readCandles(
     high: number;
     low: number;
     close: number;
+    source: FeedSource;
   }>(
-    `SELECT bucket, open, high, low, close FROM (
-       SELECT bucket, open, high, low, close FROM ${table}
+    `SELECT bucket, open, high, low, close, source FROM (
+       SELECT bucket, open, high, low, close, source FROM ${table}
        WHERE symbol = $1 AND bucket BETWEEN $2 AND $3 ORDER BY bucket DESC LIMIT $4
      ) newest ORDER BY bucket`,
     [symbol, from, to, limit],
@@ -195,6 +198,7 @@ export async function readCandles(
     high: row.high,
     low: row.low,
     close: row.close,
+    source: row.source,
   }));
 }
 

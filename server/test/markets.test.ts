@@ -76,7 +76,7 @@ describe.each(databaseKindsUnderTest())("market data on %s", (kind) => {
       `/api/v1/candles?symbol=GBPUSD&interval=1m&from=${new Date(start).toISOString()}&to=${new Date(start + 60_000).toISOString()}`,
     );
     expect(minutes.body.data.candles).toEqual([
-      { time: start, open: 1.1, high: 1.3, low: 1.0, close: 1.25 },
+      { time: start, open: 1.1, high: 1.3, low: 1.0, close: 1.25, source: "simulated" },
     ]);
     expect((await http.get("/api/v1/candles?symbol=NOPE")).status).toBe(400);
     expect((await http.get("/api/v1/candles?symbol=GBPUSD&interval=5m")).status).toBe(400);

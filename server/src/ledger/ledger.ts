@@ -235,6 +235,30 @@ export async function traderBalances(
   return balances;
 }
 
+/** Balances of many traders in one query (after a settlement batch). */
+export async function traderBalancesOf(
+  queryable: Queryable,
+  userIds: number[],
+  currency = DEFAULT_CURRENCY,
+): Promise<Map<number, TraderBalances>> {
+  const result = await queryable.query<{
+    user_id: number;
+    code: TraderAccountCode;
+    balance_cents: number;
+  }>(
+    "SELECT user_id, code, balance_cents FROM ledger_accounts WHERE user_id = ANY($1::bigint[]) AND currency = $2",
+    [userIds, currency],
+  );
+  const balances = new Map<number, TraderBalances>();
+  for (const row of result.rows) {
+    const entry = balances.get(row.user_id) ?? { real_cents: 0, practice_cents: 0 };
+    if (row.code === "real") entry.real_cents = row.balance_cents;
+    else entry.practice_cents = row.balance_cents;
+    balances.set(row.user_id, entry);
+  }
+  return balances;
+}
+
 /**
  * The ledger's invariants: every entry balances, every account's balance equals the sum of
  * its postings, all balances per currency sum to zero, no trader balance is negative.

@@ -1,14 +1,14 @@
 import { dollarsFromCents } from "@tp/domain/money";
 import type { AppContext } from "../app-context.ts";
-import { traderBalances } from "../ledger/ledger.ts";
+import { traderBalancesOf } from "../ledger/ledger.ts";
 
-/** After a commit: tells each trader's sockets their balances as they now stand. */
+/** After a commit: tells each trader's sockets their balances as they now stand (one query). */
 export async function publishBalances(
   context: Pick<AppContext, "database" | "bus">,
   userIds: Iterable<number>,
 ) {
-  for (const userId of new Set(userIds)) {
-    const balances = await traderBalances(context.database, userId);
+  const all = await traderBalancesOf(context.database, [...new Set(userIds)]);
+  for (const [userId, balances] of all) {
     context.bus.publish({
       type: "balance",
       userId,

@@ -6,9 +6,12 @@ import type { Queryable } from "../db/database.ts";
  * summing to zero; an account's balance is kept on its row and changed only here, in the
  * caller's transaction, together with the postings that explain it.
  *
- * Locking: `postEntry` updates the touched account rows in ascending id order. Every writer
- * goes through here, so any two transactions lock rows in the same order and cannot
- * deadlock. A trader account is debited by a guarded update (`balance + amount >= 0` in the
+ * Locking: every writer locks the account rows it touches in one global order — trader
+ * accounts first, then system accounts, each by ascending id (`lockOrder`) — so any two
+ * transactions take their locks in the same order and cannot deadlock. System (house)
+ * rows come last because many transactions share them: locked last, they are held only
+ * for the end of the transaction; and the house side is split over shards (see
+ * `houseAccountCode`) so trades of different traders rarely meet on one row. A trader account is debited by a guarded update (`balance + amount >= 0` in the
  * WHERE clause) backed by a CHECK constraint, so no interleaving can overdraw it: the second
  * of two racing debits waits for the first row lock, re-reads the committed balance, and
  * fails the guard if the money is gone.
@@ -29,9 +32,31 @@ export type TraderAccountCode = "real" | "practice";
 export type SystemAccountCode =
   | "house:real"
   | "house:practice"
+  | `house:${"real" | "practice"}:${number}`
   | "deposits:clearing"
   | "withdrawals:held"
   | "payouts:sent";
+
+/** House shards per account kind (migration 003). */
+export const house_shards = 16;
+
+/** The house shard a trader's stakes and payouts use: always the same one for a trader. */
+export function houseAccountCode(isPractice: boolean, userId: number): SystemAccountCode {
+  return `house:${isPractice ? "practice" : "real"}:${userId % house_shards}`;
+}
+
+/**
+ * The global lock order (trader accounts, then system accounts, each by id) of a set of
+ * account ids, locking them in that order. Returns the ids in that order.
+ */
+export async function lockInOrder(transaction: Queryable, accountIds: number[]): Promise<number[]> {
+  const locked = await transaction.query<{ id: number }>(
+    `SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[])
+     ORDER BY (user_id IS NULL), id FOR UPDATE`,
+    [accountIds],
+  );
+  return locked.rows.map((row) => row.id);
+}
 
 export const DEFAULT_CURRENCY = "USD";
 
@@ -118,7 +143,13 @@ export async function postEntry(transaction: Queryable, entry: EntryInput): Prom
   );
   const entryId = inserted.rows[0]!.id;
 
-  const ordered = [...entry.postings].sort((a, b) => a.accountId - b.accountId);
+  const order = await lockInOrder(transaction, [
+    ...new Set(entry.postings.map((posting) => posting.accountId)),
+  ]);
+  const rank = new Map(order.map((id, index) => [id, index]));
+  const ordered = [...entry.postings].sort(
+    (a, b) => (rank.get(a.accountId) ?? 0) - (rank.get(b.accountId) ?? 0),
+  );
   for (const posting of ordered) {
     const updated = await transaction.query(
       `UPDATE ledger_accounts SET balance_cents = balance_cents + $1
@@ -137,8 +168,8 @@ export async function postEntry(transaction: Queryable, entry: EntryInput): Prom
 /**
  * Records many entries at once with set-based statements (a settlement batch): ids drawn
  * from the sequence, one insert for the entries, one for the postings, and one guarded
- * update per touched account with the accounts locked first in ascending id order — the
- * same order `postEntry` takes, so the two cannot deadlock. All or nothing: if any trader
+ * update for the touched accounts, locked first in the global order (`lockInOrder`), as
+ * `postEntry` does, so the two cannot deadlock. All or nothing: if any trader
  * account would go negative, InsufficientFundsError is thrown and the caller's transaction
  * rolls back.
  */

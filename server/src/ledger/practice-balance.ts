@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database.ts";
-import { postEntry, systemAccountId, traderAccountId } from "./ledger.ts";
+import { lockInOrder, postEntry, systemAccountId, traderAccountId } from "./ledger.ts";
 
 export type TopUpResult =
   | { status: "topped_up"; practice_balance_cents: number; added_cents: number }
@@ -7,8 +7,8 @@ export type TopUpResult =
 
 /**
  * Puts a trader's practice balance back to `targetCents` with one ledger entry from the
- * practice house account. Both rows are locked up front in ascending id order, the order
- * `postEntry` uses, so two concurrent top-ups cannot both add the difference and a top-up
+ * practice house account. Both rows are locked up front in the ledger's global order
+ * (`lockInOrder`), so two concurrent top-ups cannot both add the difference and a top-up
  * cannot deadlock with any other entry on these accounts.
  */
 export async function topUpPracticeBalance(
@@ -19,11 +19,12 @@ export async function topUpPracticeBalance(
 ): Promise<TopUpResult> {
   const accountId = await traderAccountId(transaction, userId, "practice");
   const houseId = await systemAccountId(transaction, "house:practice");
-  const locked = await transaction.query<{ id: number; balance_cents: number }>(
-    "SELECT id, balance_cents FROM ledger_accounts WHERE id IN ($1, $2) ORDER BY id FOR UPDATE",
-    [accountId, houseId],
+  await lockInOrder(transaction, [accountId, houseId]);
+  const locked = await transaction.query<{ balance_cents: number }>(
+    "SELECT balance_cents FROM ledger_accounts WHERE id = $1",
+    [accountId],
   );
-  const balanceCents = locked.rows.find((row) => row.id === accountId)!.balance_cents;
+  const balanceCents = locked.rows[0]!.balance_cents;
   if (balanceCents >= targetCents) {
     return { status: "not_needed", practice_balance_cents: balanceCents };
   }

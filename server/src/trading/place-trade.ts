@@ -10,6 +10,7 @@ import {
   type IdempotencyKey,
 } from "../http/idempotency.ts";
 import {
+  houseAccountCode,
   InsufficientFundsError,
   postEntry,
   systemAccountId,
@@ -111,7 +112,7 @@ export async function placeTrade(
           {
             accountId: await systemAccountId(
               transaction,
-              input.is_practice ? "house:practice" : "house:real",
+              houseAccountCode(input.is_practice, userId),
             ),
             amountCents: stakeCents,
           },

@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
-import { type EntryInput, postEntries, systemAccountId } from "../ledger/ledger.ts";
+import { type EntryInput, houseAccountCode, postEntries } from "../ledger/ledger.ts";
 import { tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { ticksAround } from "../prices/ticks-around.ts";
@@ -141,10 +141,10 @@ async function settleBatch(dependencies: SettlementDependencies) {
     );
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0, skipped: 0 };
 
-    const houseIds = {
-      real: await systemAccountId(transaction, "house:real"),
-      practice: await systemAccountId(transaction, "house:practice"),
-    };
+    const houseAccounts = await transaction.query<{ id: number; code: string }>(
+      "SELECT id, code FROM ledger_accounts WHERE user_id IS NULL AND code LIKE 'house:%:%'",
+    );
+    const houseIds = new Map(houseAccounts.rows.map((row) => [row.code, row.id]));
     const traderAccounts = await transaction.query<{
       id: number;
       user_id: number;
@@ -201,7 +201,10 @@ async function settleBatch(dependencies: SettlementDependencies) {
           reference: `trade:${trade.id}`,
           at: now,
           postings: [
-            { accountId: houseIds[code], amountCents: -creditCents },
+            {
+              accountId: houseIds.get(houseAccountCode(trade.is_practice, trade.user_id))!,
+              amountCents: -creditCents,
+            },
             { accountId: traderAccountId, amountCents: creditCents },
           ],
         });

@@ -1,0 +1,37 @@
+-- The house side of stakes and payouts is split over 16 accounts per account kind: every
+-- trade used to update one house row, so all trades queued on that row's lock (measured in
+-- bench/RESULTS.md). A trader's trades always use the shard of their user id. The original
+-- house:real and house:practice accounts stay for practice top-ups and adjustments.
+INSERT INTO ledger_accounts (user_id, code, currency) VALUES
+  (NULL, 'house:real:0', 'USD'),
+  (NULL, 'house:real:1', 'USD'),
+  (NULL, 'house:real:2', 'USD'),
+  (NULL, 'house:real:3', 'USD'),
+  (NULL, 'house:real:4', 'USD'),
+  (NULL, 'house:real:5', 'USD'),
+  (NULL, 'house:real:6', 'USD'),
+  (NULL, 'house:real:7', 'USD'),
+  (NULL, 'house:real:8', 'USD'),
+  (NULL, 'house:real:9', 'USD'),
+  (NULL, 'house:real:10', 'USD'),
+  (NULL, 'house:real:11', 'USD'),
+  (NULL, 'house:real:12', 'USD'),
+  (NULL, 'house:real:13', 'USD'),
+  (NULL, 'house:real:14', 'USD'),
+  (NULL, 'house:real:15', 'USD'),
+  (NULL, 'house:practice:0', 'USD'),
+  (NULL, 'house:practice:1', 'USD'),
+  (NULL, 'house:practice:2', 'USD'),
+  (NULL, 'house:practice:3', 'USD'),
+  (NULL, 'house:practice:4', 'USD'),
+  (NULL, 'house:practice:5', 'USD'),
+  (NULL, 'house:practice:6', 'USD'),
+  (NULL, 'house:practice:7', 'USD'),
+  (NULL, 'house:practice:8', 'USD'),
+  (NULL, 'house:practice:9', 'USD'),
+  (NULL, 'house:practice:10', 'USD'),
+  (NULL, 'house:practice:11', 'USD'),
+  (NULL, 'house:practice:12', 'USD'),
+  (NULL, 'house:practice:13', 'USD'),
+  (NULL, 'house:practice:14', 'USD'),
+  (NULL, 'house:practice:15', 'USD');

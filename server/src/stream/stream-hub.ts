@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { findAsset } from "@tp/domain/catalogue";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
@@ -23,13 +24,21 @@ interface Client {
   userId: number | null;
   token: string | null;
   symbols: Set<string>;
-  /** Per symbol: when the last tick went out, and the newest one waiting for its slot. */
-  lastSentMs: Map<string, number>;
+  /**
+   * Per symbol: when the last ticks went out (the newest `client_ticks_per_second_max`), and
+   * the newest tick waiting for a free slot.
+   */
+  sentMs: Map<string, number[]>;
   pending: Map<string, string>;
   alive: boolean;
   /** Messages are handled one after another, so replies keep the order of requests. */
   queue: Promise<void>;
   queued: number;
+}
+
+/** The TCP socket under a ws WebSocket (ws keeps it as `_socket`), for cork/uncork. */
+function rawSocketOf(client: { socket: WebSocket }): Socket | undefined {
+  return (client.socket as unknown as { _socket?: Socket })._socket;
 }
 
 export interface StreamHub {
@@ -54,12 +63,30 @@ export function startStreamHub(options: {
   const bySymbol = new Map<string, Set<Client>>();
   const byUser = new Map<number, Set<Client>>();
 
+  /**
+   * The feed delivers a batch of ticks (many symbols) in one event-loop turn; the writes of
+   * that turn to one client are corked into a single system call instead of one each.
+   */
+  const corked = new Set<Client>();
+  function uncorkAll() {
+    for (const client of corked) rawSocketOf(client)?.uncork();
+    corked.clear();
+  }
+
   function send(client: Client, message: string) {
     if (client.socket.readyState !== client.socket.OPEN) return;
     if (client.socket.bufferedAmount > client_send_buffer_bytes_max) {
       log.info({ userId: client.userId }, "dropping a slow stream client");
       client.socket.terminate();
       return;
+    }
+    if (!corked.has(client)) {
+      const raw = rawSocketOf(client);
+      if (raw) {
+        if (corked.size === 0) setImmediate(uncorkAll);
+        raw.cork();
+        corked.add(client);
+      }
     }
     client.socket.send(message);
   }
@@ -89,6 +116,25 @@ export function startStreamHub(options: {
     if (client.userId !== null) unindex(byUser, client.userId, client);
   }
 
+  /**
+   * At most `client_ticks_per_second_max` ticks per symbol in any one-second window: a tick
+   * may go out when the oldest of the last four went out a second or more ago. A sliding
+   * window, not a fixed 250 ms gap, so ticks arriving a little early (timer jitter) are not
+   * held back for a whole slot.
+   */
+  function trySend(client: Client, symbol: string, message: string, nowMs: number): boolean {
+    let sent = client.sentMs.get(symbol);
+    if (!sent) {
+      sent = [];
+      client.sentMs.set(symbol, sent);
+    }
+    if (sent.length >= client_ticks_per_second_max && nowMs - sent[0]! < 1000) return false;
+    if (sent.length >= client_ticks_per_second_max) sent.shift();
+    sent.push(nowMs);
+    send(client, message);
+    return true;
+  }
+
   function deliverTick(tick: Tick) {
     const subscribers = bySymbol.get(tick.symbol);
     if (!subscribers) return;
@@ -101,15 +147,9 @@ export function startStreamHub(options: {
     });
     const nowMs = Date.now();
     for (const client of subscribers) {
-      const last = client.lastSentMs.get(tick.symbol) ?? 0;
-      if (nowMs - last >= tick_slot_ms) {
-        client.lastSentMs.set(tick.symbol, nowMs);
-        client.pending.delete(tick.symbol);
-        send(client, message);
-      } else {
-        // Coalesce: the newest tick replaces any older one waiting for this slot.
-        client.pending.set(tick.symbol, message);
-      }
+      if (trySend(client, tick.symbol, message, nowMs)) client.pending.delete(tick.symbol);
+      // Coalesce: the newest tick replaces any older one waiting for a slot.
+      else client.pending.set(tick.symbol, message);
     }
   }
 
@@ -118,10 +158,7 @@ export function startStreamHub(options: {
     for (const client of clients) {
       if (client.pending.size === 0) continue;
       for (const [symbol, message] of client.pending) {
-        if (nowMs - (client.lastSentMs.get(symbol) ?? 0) < tick_slot_ms) continue;
-        client.lastSentMs.set(symbol, nowMs);
-        client.pending.delete(symbol);
-        send(client, message);
+        if (trySend(client, symbol, message, nowMs)) client.pending.delete(symbol);
       }
     }
   }
@@ -240,7 +277,7 @@ export function startStreamHub(options: {
         userId: null,
         token: null,
         symbols: new Set(),
-        lastSentMs: new Map(),
+        sentMs: new Map(),
         pending: new Map(),
         alive: true,
         queue: Promise.resolve(),

@@ -15,6 +15,8 @@ export default defineConfig({
         // Libraries change less often than the app: separate files stay cached across releases.
         manualChunks(id: string) {
           if (!id.includes("node_modules")) return undefined;
+          // The chart library loads only with the chart (a dynamic import), not on every page.
+          if (/node_modules\/(lightweight-charts|fancy-canvas)\//.test(id)) return "charts";
           return /node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)
             ? "react"
             : "libraries";
@@ -32,8 +34,19 @@ export default defineConfig({
   server: {
     port: 5173,
     strictPort: true,
-    // ws: true carries the live stream socket (/api/v1/stream) through the same proxy.
-    proxy: { "/api": { target: api_origin, changeOrigin: true, ws: true } },
+    // ws: true carries the live stream socket (/api/v1/stream) through the same proxy. The
+    // server lets the socket open only from PUBLIC_URL (http://localhost:3000 in development),
+    // so the upgrade is sent on with that Origin rather than the dev server's own.
+    proxy: {
+      "/api": {
+        target: api_origin,
+        changeOrigin: true,
+        ws: true,
+        configure: (proxy) => {
+          proxy.on("proxyReqWs", (request) => request.setHeader("origin", api_origin));
+        },
+      },
+    },
   },
   preview: { port: 5173 },
   test: {

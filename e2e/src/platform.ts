@@ -1,8 +1,11 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { type ManualClock, systemClock } from "@tp/server/clock";
+import { SimulatedFeed } from "@tp/server/feeds/simulated-feed";
 import { startTestPlatform, type TestPlatform } from "@tp/server/testing/test-platform";
 
 /** The real built app; `npm run test:e2e` builds it first (`npm run build -w web`). */
@@ -26,6 +29,89 @@ export async function startBrowserPlatform(kind: "pglite" | "postgres"): Promise
     rmSync(webCopy, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The platform as traders meet it: the real clock and the price simulator (so trades really
+ * expire and settle; a 30-second trade settles about 32 s after it is placed), the live
+ * stream reachable from the browser, and the built web app.
+ *
+ * The stream accepts a browser socket only from PUBLIC_URL (its Origin check), and the
+ * platform listens on a port chosen when it starts. So a pass-through TCP proxy takes a port
+ * first, PUBLIC_URL names it, and the browser talks to the platform through it (`baseUrl`).
+ */
+export async function startLiveBrowserPlatform(kind: "pglite" | "postgres"): Promise<TestPlatform> {
+  const webCopy = await snapshotWebDist();
+  const proxy = await startPassThroughProxy();
+  try {
+    const publicUrl = `http://127.0.0.1:${proxy.port}`;
+    const platform = await startTestPlatform(kind, {
+      webDistDir: webCopy,
+      // Never advanced: the suite waits for real expiries.
+      clock: systemClock as unknown as ManualClock,
+      // The simulator over the whole catalogue: what FEED_SOURCES' default builds
+      // (startTestPlatform takes a list of feeds, not "from-config").
+      feeds: [new SimulatedFeed({ clock: systemClock, seed: 1 })],
+      env: { PUBLIC_URL: publicUrl },
+    });
+    proxy.forwardTo(Number(new URL(platform.baseUrl).port));
+    platform.baseUrl = publicUrl;
+    const close = platform.close.bind(platform);
+    platform.close = async () => {
+      await proxy.close();
+      await close();
+      rmSync(webCopy, { recursive: true, force: true });
+    };
+    return platform;
+  } catch (error) {
+    await proxy.close();
+    rmSync(webCopy, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+interface PassThroughProxy {
+  port: number;
+  forwardTo(port: number): void;
+  close(): Promise<void>;
+}
+
+/** Bytes in, bytes out, to 127.0.0.1:<port>: HTTP, keep-alive and WebSocket upgrades alike. */
+async function startPassThroughProxy(): Promise<PassThroughProxy> {
+  let targetPort = 0;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, "127.0.0.1");
+    open.add(client);
+    open.add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("proxy has no port");
+  return {
+    port: address.port,
+    forwardTo(port) {
+      targetPort = port;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /**

@@ -10,7 +10,17 @@ export const storageKeys = {
   registrationEmail: "registration_email",
 } as const;
 
-export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+/**
+ * PRODUCT.md D6: a trader's acknowledgement of the risk warning before their first
+ * real-account trade, remembered per user (one browser may serve several traders).
+ */
+export function riskAcknowledgedKey(userId: number) {
+  return `risk_acknowledged:${userId}` as const;
+}
+
+export type StorageKey =
+  | (typeof storageKeys)[keyof typeof storageKeys]
+  | ReturnType<typeof riskAcknowledgedKey>;
 
 export function readStorage(key: StorageKey): string | null {
   try {

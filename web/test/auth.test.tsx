@@ -22,8 +22,10 @@ describe("auth provider", () => {
     storeSession("abc");
     const { callsTo, router } = renderApp("/user/dashboard");
 
-    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeVisible();
-    expect(screen.getByText("@ada.lovelace")).toBeVisible();
+    expect(await screen.findByRole("heading", { name: "Trading dashboard" })).toBeVisible();
+    expect(screen.getByRole("radio", { name: "Real Account" })).toHaveAccessibleDescription(
+      /Ada Lovelace/,
+    );
     expect(screen.getByText("$1,234.50")).toBeVisible();
     expect(screen.getByText("$10,000.00")).toBeVisible();
     expect(callsTo("GET /user")[0]?.authorization).toBe("Bearer abc");
@@ -38,9 +40,9 @@ describe("auth provider", () => {
     renderApp("/user/dashboard", { "GET /user": () => reply.promise });
 
     expect(await screen.findByText("Loading...")).toBeVisible();
-    expect(screen.queryByRole("heading", { name: "Dashboard" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Trading dashboard" })).not.toBeInTheDocument();
     reply.resolve(success({ user: trader }));
-    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeVisible();
+    expect(await screen.findByRole("heading", { name: "Trading dashboard" })).toBeVisible();
   });
 
   it("clears token and stored user when the check fails, and guards /user", async () => {

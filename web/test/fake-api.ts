@@ -1,4 +1,5 @@
-import type { UserView } from "@tp/domain/api";
+import type { TradeView, UserView } from "@tp/domain/api";
+import { assetCatalogue, chartSymbol } from "@tp/domain/catalogue";
 import { type SiteContent, siteContentSchema } from "@tp/domain/site-content";
 import shippedContent from "../../content/site.json";
 import { configureApiClient } from "../src/api/client.ts";
@@ -12,6 +13,7 @@ export interface ApiCall {
   path: string;
   body: unknown;
   authorization: string | null;
+  idempotencyKey: string | null;
 }
 
 export interface FakeReply {
@@ -43,11 +45,64 @@ export const trader: UserView = {
   },
 };
 
+/** A price for every catalogue asset, as GET /markets gives them (EURUSD near 1.08). */
+export const marketsFixture = assetCatalogue.map((asset, index) => ({
+  symbol: asset.symbol,
+  name: asset.name,
+  option_type: asset.optionType,
+  chart_symbol: chartSymbol(asset),
+  precision: asset.precision,
+  price: asset.symbol === "EURUSD" ? 1.08 : 100 + index,
+  at: "2026-01-15T12:00:00.000Z",
+  change_24h_percent: 0.5,
+  source: "simulated",
+  is_open: true,
+}));
+
+/** A history page of `trades` as GET /{real,practice}-trade-history answers it. */
+export function historyPage(trades: TradeView[], page = 1, limit = 10, total = trades.length) {
+  return success({
+    data: trades,
+    pagination: { last_page: Math.max(1, Math.ceil(total / limit)), current_page: page, total },
+  });
+}
+
+/** A trade as the API shows it; open on EURUSD unless told otherwise. */
+export function tradeFixture(overrides: Partial<TradeView> = {}): TradeView {
+  return {
+    id: 1,
+    asset: "EURUSD",
+    type: "call",
+    amount: 10,
+    duration: 30,
+    is_practice: true,
+    start_time: "2026-01-15T12:00:00.000Z",
+    expires_at: "2026-01-15T12:00:30.000Z",
+    entry_price: 1.08,
+    entry_at: "2026-01-15T12:00:00.000Z",
+    feed: "simulated",
+    exit_price: null,
+    exit_at: null,
+    payout_percent: 85,
+    profit: 8.5,
+    profit_loss: null,
+    status: "open",
+    settled_at: null,
+    ...overrides,
+  };
+}
+
 export const defaultRoutes: FakeRoutes = {
   "GET /site-content": { body: { status: "success", data: siteContent } },
   "GET /health": { body: { status: "success" } },
   "GET /user": { body: { status: "success", data: { user: trader } } },
   "POST /logout": { body: { status: "success", message: "Logged out" } },
+  "GET /markets": { body: { status: "success", data: { markets: marketsFixture } } },
+  "GET /real-trade-history": historyPage([]),
+  "GET /practice-trade-history": historyPage([]),
+  "GET /candles": {
+    body: { status: "success", data: { symbol: "EURUSD", interval: "1m", candles: [] } },
+  },
 };
 
 export function success(data?: unknown, message?: string): FakeReply {
@@ -76,9 +131,11 @@ export function installFakeApi(routes: FakeRoutes = {}) {
         path,
         body: typeof init.body === "string" ? JSON.parse(init.body) : undefined,
         authorization: headers.get("Authorization"),
+        idempotencyKey: headers.get("Idempotency-Key"),
       };
       calls.push(call);
-      const route = all[`${method} ${path}`];
+      // A route without a query string answers every query of its path.
+      const route = all[`${method} ${path}`] ?? all[`${method} ${path.split("?")[0]}`];
       const reply: FakeReply =
         route === undefined
           ? failure(404, "Route not found")
@@ -94,7 +151,12 @@ export function installFakeApi(routes: FakeRoutes = {}) {
   return {
     calls,
     /** The calls made to one route, e.g. callsTo("PUT /update-profile"). */
-    callsTo: (route: string) => calls.filter((call) => `${call.method} ${call.path}` === route),
+    callsTo: (route: string) =>
+      calls.filter(
+        (call) =>
+          `${call.method} ${call.path}` === route ||
+          (!route.includes("?") && `${call.method} ${call.path.split("?")[0]}` === route),
+      ),
   };
 }
 

@@ -5,10 +5,16 @@ import { AppProviders } from "../src/app/app-providers.tsx";
 import { createQueryClient } from "../src/app/query-client.ts";
 import { routes } from "../src/app/routes.tsx";
 import { type FakeRoutes, installFakeApi } from "./fake-api.ts";
+import { installFakeStream } from "./fake-stream.ts";
 
 /** The whole app (same providers and route table as production) at `path`. */
-export function renderApp(path: string, api: FakeRoutes = {}) {
+export function renderApp(
+  path: string,
+  api: FakeRoutes = {},
+  streamOptions: Parameters<typeof installFakeStream>[0] = {},
+) {
   const fake = installFakeApi(api);
+  const stream = installFakeStream(streamOptions);
   const queryClient = createQueryClient();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const user = userEvent.setup({ delay: null });
@@ -17,7 +23,7 @@ export function renderApp(path: string, api: FakeRoutes = {}) {
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { ...fake, ...view, router, user, queryClient };
+  return { ...fake, ...view, router, user, queryClient, stream };
 }
 
 /** A toast on screen (in the Toaster's "Notifications" region). */

@@ -26,7 +26,7 @@ describe("sign-in", () => {
     });
     expect(window.localStorage.getItem("token")).toBe("fresh-token");
     expect(JSON.parse(window.localStorage.getItem("user") ?? "null")).toEqual(trader);
-    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeVisible();
+    expect(await screen.findByRole("heading", { name: "Trading dashboard" })).toBeVisible();
   });
 
   it("returns to the /user page that sent the visitor to sign in", async () => {

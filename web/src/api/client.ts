@@ -90,6 +90,8 @@ export interface RequestOptions {
   method?: HttpMethod;
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers, e.g. Idempotency-Key on a money-moving call. */
+  headers?: Record<string, string>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -175,7 +177,7 @@ export async function apiRequest<T = undefined>(
   try {
     response = await config.fetch(`${config.baseUrl}${path}`, {
       method: options.method ?? "GET",
-      headers: headersFor(token, hasBody),
+      headers: { ...headersFor(token, hasBody), ...options.headers },
       body: hasBody ? JSON.stringify(options.body) : undefined,
       signal: timeout.signal,
     });

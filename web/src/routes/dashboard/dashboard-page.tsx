@@ -1,112 +1,167 @@
-import { uiMessages } from "@tp/domain/messages";
-import { formatUsd } from "@tp/domain/money";
-import toast from "react-hot-toast/headless";
-import { errorMessage } from "../../api/client.ts";
-import { usePracticeTopUpMutation } from "../../api/practice-top-up.ts";
+import { useQuery } from "@tanstack/react-query";
+import type { TradeView } from "@tp/domain/api";
+import { DEFAULT_CHART_SYMBOL } from "@tp/domain/catalogue";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useMarkets } from "../../api/markets.ts";
+import { dashboard_refetch_ms, dashboard_stale_ms, dashboardRetry } from "../../api/polling.ts";
+import {
+  type AccountKind,
+  dashboard_trades_max,
+  history_page_size,
+  tradeHistoryQueryOptions,
+} from "../../api/trade-history.ts";
+import { userQueryOptions } from "../../api/user.ts";
 import { useAuth } from "../../auth/auth-context.ts";
-import { AccountStatusBadge } from "../../components/account-status.tsx";
-import { Button, ButtonLink } from "../../components/button.tsx";
-import { Card } from "../../components/card.tsx";
-import { ComingSoon } from "../../components/coming-soon.tsx";
-import { ChartIcon, TargetIcon, WalletIcon } from "../../components/icons.tsx";
-import { PageTitle } from "../../components/page-title.tsx";
-import { paths } from "../../paths.ts";
+import { DocumentTitle } from "../../components/document-title.tsx";
+import { TradeAuditDialog } from "../../components/trade-audit-dialog.tsx";
+import { useNow } from "../../components/use-now.ts";
+import { useIsLive, useStream } from "../../stream/stream-context.ts";
+import { MarketOverview } from "./market-overview.tsx";
+import { MarketSlideOver } from "./market-slide-over.tsx";
+import { OpenTrades, visibleOpenTrades } from "./open-trades.tsx";
+import { PriceChart } from "./price-chart.tsx";
+import { RecentTrades } from "./recent-trades.tsx";
+import { TickerStrip } from "./ticker-strip.tsx";
+import { TradeBox } from "./trade-box.tsx";
+import { useTradeForm } from "./use-trade-form.ts";
 
+/** SPEC §4 / §9: picking a market shows a spinner this long, then its chart. */
+export const market_switch_spinner_ms = 1_000;
+
+/**
+ * The trading dashboard (SPEC §2): ticker strip; market overview | chart | trade box, with
+ * the open trades under the trade box and the recent history under everything. Below
+ * 1024 px the overview becomes a slide-over; below 768 px (SPEC §9's mobile breakpoint, as
+ * the shell draws it) the trade box goes under the chart. While the live socket is down
+ * every list here is polled (SPEC §7).
+ */
 export function DashboardPage() {
   const { user } = useAuth();
-  const topUp = usePracticeTopUpMutation();
   if (user === null) throw new Error("DashboardPage rendered without a signed-in user");
-  const { account } = user;
+  const live = useIsLive();
+  const { prices } = useStream();
+  const now = useNow();
 
-  const onTopUp = async () => {
-    try {
-      const reply = await topUp.mutateAsync();
-      toast.success(reply.message ?? uiMessages.topUpSuccess);
-    } catch (error) {
-      toast.error(errorMessage(error, uiMessages.topUpFailed));
+  const markets = useMarkets({ live });
+  const marketMap = useMemo(
+    () => new Map((markets.data ?? []).map((market) => [market.symbol, market])),
+    [markets.data],
+  );
+  // Polled prices join the ticks in one store; the store keeps whichever is newer.
+  useEffect(() => {
+    for (const market of markets.data ?? []) {
+      if (market.price === null || market.at === null) continue;
+      prices.update(market.symbol, {
+        price: market.price,
+        atMs: Date.parse(market.at),
+        source: market.source,
+      });
     }
-  };
+  }, [markets.data, prices]);
+
+  // Balances come with the socket's balance events; without it, the user is polled.
+  useQuery({
+    ...userQueryOptions(),
+    refetchInterval: live ? false : dashboard_refetch_ms,
+  });
+
+  const [account, setAccount] = useState<AccountKind>("practice");
+  const trades = useQuery({
+    ...tradeHistoryQueryOptions(account, 1, dashboard_trades_max),
+    staleTime: dashboard_stale_ms,
+    refetchInterval: live ? false : dashboard_refetch_ms,
+    retry: dashboardRetry,
+  });
+  const openTrades = useMemo(
+    () => visibleOpenTrades(trades.data?.data ?? [], now),
+    [trades.data, now],
+  );
+
+  const [chartSymbol, setChartSymbol] = useState<string>(DEFAULT_CHART_SYMBOL);
+  const [switching, setSwitching] = useState(false);
+  const switchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const form = useTradeForm(setChartSymbol);
+  const [marketsOpen, setMarketsOpen] = useState(false);
+  const [audited, setAudited] = useState<TradeView | null>(null);
+
+  useEffect(
+    () => () => {
+      if (switchTimer.current !== null) clearTimeout(switchTimer.current);
+    },
+    [],
+  );
+
+  const { pickAsset } = form;
+  const pickMarket = useCallback(
+    (symbol: string) => {
+      setMarketsOpen(false);
+      pickAsset(symbol);
+      setChartSymbol(symbol);
+      setSwitching(true);
+      if (switchTimer.current !== null) clearTimeout(switchTimer.current);
+      switchTimer.current = setTimeout(() => {
+        switchTimer.current = null;
+        setSwitching(false);
+      }, market_switch_spinner_ms);
+    },
+    [pickAsset],
+  );
 
   return (
     <>
-      <PageTitle title="Dashboard" description={`Welcome back, ${account.first_name}.`} />
-      <div className="grid gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-1" aria-labelledby="trader-card-title">
-          <h2 id="trader-card-title" className="sr-only">
-            Your account
-          </h2>
-          <div className="flex items-center gap-4">
-            <div
-              aria-hidden="true"
-              className="flex size-12 shrink-0 items-center justify-center rounded-full bg-navy-900 text-lg font-bold text-white dark:bg-brand-600"
-            >
-              {account.first_name.charAt(0)}
-              {account.last_name.charAt(0)}
-            </div>
-            <div className="min-w-0">
-              <p className="truncate text-lg font-semibold">
-                {account.first_name} {account.last_name}
-              </p>
-              <p className="truncate text-sm text-slate-500 dark:text-slate-400">
-                @{user.username}
-              </p>
-            </div>
-          </div>
-          <dl className="mt-6 grid grid-cols-2 gap-4 border-t border-slate-200 pt-5 text-sm dark:border-navy-700">
-            <div>
-              <dt className="text-slate-500 dark:text-slate-400">Account Status</dt>
-              <dd className="mt-1">
-                <AccountStatusBadge user={user} />
-              </dd>
-            </div>
-            <div>
-              <dt className="text-slate-500 dark:text-slate-400">Account Level</dt>
-              <dd className="mt-1 font-semibold capitalize">{account.plan}</dd>
-            </div>
-          </dl>
-        </Card>
-
-        <Card aria-labelledby="real-balance-title">
-          <div className="flex items-center gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
-            <WalletIcon className="size-4" />
-            <h2 id="real-balance-title">Real Account</h2>
-          </div>
-          <p className="mt-3 text-3xl font-bold tabular-nums tracking-tight">
-            {formatUsd(account.account_balance)}
-          </p>
-          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">USD · available balance</p>
-          <ButtonLink to={paths.user.fundWallet} variant="danger" className="mt-5 w-full">
-            Deposit
-          </ButtonLink>
-        </Card>
-
-        <Card aria-labelledby="practice-balance-title">
-          <div className="flex items-center gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
-            <TargetIcon className="size-4" />
-            <h2 id="practice-balance-title">Practice Account</h2>
-          </div>
-          <p className="mt-3 text-3xl font-bold tabular-nums tracking-tight">
-            {formatUsd(account.practice_balance)}
-          </p>
-          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">USD · no real money</p>
-          <Button
-            variant="secondary"
-            className="mt-5 w-full"
-            onClick={onTopUp}
-            busy={topUp.isPending}
+      <DocumentTitle title="Dashboard" />
+      <h1 className="sr-only">Trading dashboard</h1>
+      <div className="grid grid-cols-1 gap-4">
+        <TickerStrip markets={marketMap} />
+        <div className="grid items-start gap-4 md:grid-cols-[minmax(0,1fr)_19.5rem] lg:grid-cols-[14rem_minmax(0,1fr)_19.5rem]">
+          <aside
+            aria-label="Market overview"
+            className="hidden h-full max-h-[calc(600px+7.5rem)] overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm lg:block dark:border-navy-700 dark:bg-navy-900"
           >
-            Top-up
-          </Button>
-        </Card>
-      </div>
-
-      <div className="mt-6">
-        <ComingSoon
-          feature="Trading arrives soon"
-          icon={<ChartIcon className="size-7" />}
-          description="Live charts and fixed-time call and put trades on forex, commodities, stocks, indices and crypto will open on this dashboard. Your practice balance is ready for it."
+            <MarketOverview markets={marketMap} selected={chartSymbol} onPick={pickMarket} />
+          </aside>
+          <div className="grid min-w-0 grid-cols-1 gap-3">
+            <button
+              type="button"
+              onClick={() => setMarketsOpen(true)}
+              aria-haspopup="dialog"
+              aria-expanded={marketsOpen}
+              className="inline-flex items-center justify-center gap-2 self-start justify-self-start rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 shadow-xs hover:bg-slate-50 lg:hidden dark:border-navy-600 dark:bg-navy-800 dark:text-slate-100 dark:hover:bg-navy-700"
+            >
+              <span aria-hidden="true">☰</span>
+              Markets
+            </button>
+            <PriceChart
+              symbol={chartSymbol}
+              market={marketMap.get(chartSymbol)}
+              openTrades={openTrades}
+              switching={switching}
+            />
+          </div>
+          <div className="grid min-w-0 grid-cols-1 gap-4">
+            <TradeBox
+              user={user}
+              account={account}
+              onAccount={setAccount}
+              form={form}
+              markets={marketMap}
+            />
+            <OpenTrades trades={openTrades} now={now} onOpen={setAudited} />
+          </div>
+        </div>
+        <RecentTrades
+          account={account}
+          trades={trades.data?.data.slice(0, history_page_size)}
+          isLoading={trades.isPending}
+          onOpen={setAudited}
         />
       </div>
+      {marketsOpen ? (
+        <MarketSlideOver onClose={() => setMarketsOpen(false)}>
+          <MarketOverview markets={marketMap} selected={chartSymbol} onPick={pickMarket} />
+        </MarketSlideOver>
+      ) : null}
+      {audited ? <TradeAuditDialog trade={audited} onClose={() => setAudited(null)} /> : null}
     </>
   );
 }

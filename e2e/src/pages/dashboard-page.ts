@@ -1,0 +1,102 @@
+import { expirations } from "@tp/domain/catalogue";
+import type { Locator, Page } from "playwright-core";
+import { expectVisible } from "./common.ts";
+
+/**
+ * /user/dashboard (SPEC §2 "Trading dashboard"): ticker strip, market overview (a
+ * slide-over at ≤ 1024 px), chart, trade box with the account switcher, open trades and the
+ * recent history.
+ */
+export class DashboardPage {
+  readonly ticker: Locator;
+  readonly chartSymbol: Locator;
+  readonly chartCanvasHost: Locator;
+  readonly marketsButton: Locator;
+  readonly marketsSlideOver: Locator;
+  readonly optionType: Locator;
+  readonly asset: Locator;
+  readonly amount: Locator;
+  readonly expiration: Locator;
+  readonly potentialProfit: Locator;
+  readonly call: Locator;
+  readonly put: Locator;
+  readonly dialog: Locator;
+  readonly openTrades: Locator;
+  readonly recentTrades: Locator;
+
+  constructor(readonly page: Page) {
+    this.ticker = page.getByRole("region", { name: "Ticker" });
+    this.chartSymbol = page.getByTestId("chart-symbol");
+    this.chartCanvasHost = page.getByTestId("price-chart");
+    this.marketsButton = page.getByRole("button", { name: "Markets", exact: true });
+    this.marketsSlideOver = page.getByRole("dialog", { name: "Markets" });
+    this.optionType = page.getByLabel("Option type", { exact: true });
+    this.asset = page.getByLabel("Asset", { exact: true });
+    this.amount = page.getByLabel("Amount (USD)", { exact: true });
+    this.expiration = page.getByLabel("Expiration", { exact: true });
+    this.potentialProfit = page.getByRole("status", { name: "Potential profit" });
+    this.call = page.getByRole("button", { name: "Call", exact: true });
+    this.put = page.getByRole("button", { name: "Put", exact: true });
+    this.dialog = page.getByRole("dialog");
+    this.openTrades = page.getByRole("region", { name: "Open trades" });
+    this.recentTrades = page.getByRole("region", { name: /^Recent (practice|real) trades$/ });
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto("/user/dashboard");
+    await expectVisible(this.call);
+  }
+
+  account(name: "Real Account" | "Practice Account"): Locator {
+    return this.page.getByRole("radio", { name, exact: true });
+  }
+
+  /** The market overview, in the left column or (narrow screens) the slide-over. */
+  async pickMarket(kind: "Forex" | "Crypto" | "Stock", symbol: string): Promise<void> {
+    if (await this.marketsButton.isVisible()) {
+      await this.marketsButton.click();
+      await expectVisible(this.marketsSlideOver);
+    }
+    const overview = this.page
+      .getByRole("complementary", { name: "Market overview" })
+      .or(this.marketsSlideOver);
+    await overview.getByRole("tab", { name: kind, exact: true }).click();
+    await overview.getByRole("button", { name: new RegExp(`^${symbol}\\b`) }).click();
+  }
+
+  /** `expiration` by its spec label ("30 Seconds", "1 Minute", …). */
+  async fillTrade(options: {
+    amount: string;
+    expiration: (typeof expirations)[number]["label"];
+  }): Promise<void> {
+    const seconds = expirations.find((option) => option.label === options.expiration)?.seconds;
+    await this.amount.fill(options.amount);
+    await this.expiration.selectOption(String(seconds));
+  }
+
+  /**
+   * The chart's background as r,g,b: the commonest colour of a grid of samples over its
+   * first canvas (candles, grid lines and labels each cover only a little of it).
+   */
+  async chartBackgroundPixel(): Promise<string> {
+    return this.chartCanvasHost.evaluate((host) => {
+      const canvas = host.querySelector("canvas");
+      const context = canvas?.getContext("2d");
+      if (!canvas || !context || canvas.width === 0) return "no canvas";
+      const counts = new Map<string, number>();
+      for (let x = 0.05; x < 1; x += 0.1) {
+        for (let y = 0.05; y < 1; y += 0.1) {
+          const pixel = context.getImageData(
+            Math.floor(canvas.width * x),
+            Math.floor(canvas.height * y),
+            1,
+            1,
+          ).data;
+          const key = `${pixel[0]},${pixel[1]},${pixel[2]}`;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+      }
+      return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "empty";
+    });
+  }
+}

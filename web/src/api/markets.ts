@@ -1,0 +1,45 @@
+import { useQuery } from "@tanstack/react-query";
+import { z } from "zod";
+import { apiRequest } from "./client.ts";
+import { dashboard_refetch_ms, dashboard_stale_ms, dashboardRetry } from "./polling.ts";
+
+/** One row of GET /markets: an asset with its last price, 24 h change and price source. */
+export const marketViewSchema = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  option_type: z.string(),
+  chart_symbol: z.string(),
+  precision: z.number().int(),
+  price: z.number().nullable(),
+  at: z.string().nullable(),
+  change_24h_percent: z.number().nullable(),
+  source: z.string().nullable(),
+  is_open: z.boolean(),
+});
+export type MarketView = z.infer<typeof marketViewSchema>;
+
+const marketsDataSchema = z.object({ markets: z.array(marketViewSchema) });
+
+export const marketsQueryKey = ["markets"] as const;
+
+/** GET /markets: every catalogue asset, whether or not a price has arrived for it yet. */
+export async function fetchMarkets(signal?: AbortSignal): Promise<MarketView[]> {
+  const reply = await apiRequest<unknown>("/markets", { signal });
+  const parsed = marketsDataSchema.safeParse(reply.data);
+  if (!parsed.success) throw new Error("The markets reply does not match its schema");
+  return parsed.data.markets;
+}
+
+/**
+ * The market list. While the live socket is up its ticks carry the prices, so the list is
+ * read once; while it is down the list is polled (SPEC §7 dashboard client, PRODUCT.md D10).
+ */
+export function useMarkets({ live }: { live: boolean }) {
+  return useQuery({
+    queryKey: marketsQueryKey,
+    queryFn: ({ signal }) => fetchMarkets(signal),
+    staleTime: dashboard_stale_ms,
+    refetchInterval: live ? false : dashboard_refetch_ms,
+    retry: dashboardRetry,
+  });
+}

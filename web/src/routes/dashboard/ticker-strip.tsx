@@ -1,0 +1,92 @@
+import { findAsset } from "@tp/domain/catalogue";
+import type { MarketView } from "../../api/markets.ts";
+import { formatPrice } from "../../components/trade-format.ts";
+import { useLivePrices } from "../../stream/stream-context.ts";
+import { changeTone, formatChange, liveChangePercent } from "./market-change.ts";
+import { SimulatedPricesLabel } from "./simulated-prices-label.tsx";
+
+/**
+ * SPEC §9's default tape (S&P 500, Nasdaq 100, EUR/USD, BTC/USD, ETH/USD) with the other
+ * forex pairs of the catalogue and gold: SPEC §2 calls it a forex ticker.
+ */
+export const tickerSymbols = [
+  "US500",
+  "US100",
+  "EURUSD",
+  "BTCUSDT",
+  "ETHUSDT",
+  "GBPUSD",
+  "USDJPY",
+  "EURGBP",
+  "EURJPY",
+  "GBPJPY",
+  "AUDCAD",
+  "AUDJPY",
+  "XAUUSD",
+] as const;
+
+function TickerItems({
+  markets,
+  livePrice,
+  hidden = false,
+}: {
+  markets: ReadonlyMap<string, MarketView>;
+  livePrice: ReturnType<typeof useLivePrices>;
+  hidden?: boolean;
+}) {
+  return (
+    <ul className="flex shrink-0 items-center" aria-hidden={hidden || undefined}>
+      {tickerSymbols.map((symbol) => {
+        const market = markets.get(symbol);
+        const live = livePrice(symbol);
+        const change = liveChangePercent(market, live);
+        return (
+          <li
+            key={symbol}
+            className="flex items-baseline gap-2 whitespace-nowrap border-r border-slate-200 px-4 text-xs dark:border-navy-700"
+          >
+            <span className="font-semibold text-slate-800 dark:text-slate-100">
+              {findAsset(symbol)?.name ?? symbol}
+            </span>
+            <span className="tabular-nums text-slate-700 dark:text-slate-200">
+              {formatPrice(symbol, live?.price ?? market?.price)}
+            </span>
+            <span className={`tabular-nums font-semibold ${changeTone(change)}`}>
+              {formatChange(change)}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * The scrolling strip on top of the dashboard (SPEC §2), live from the stream. It scrolls by
+ * a CSS animation over two copies of the list (the second hidden from screen readers); with
+ * reduced motion asked for it stands still and scrolls by hand. Hovering pauses it.
+ */
+export function TickerStrip({ markets }: { markets: ReadonlyMap<string, MarketView> }) {
+  const livePrice = useLivePrices(tickerSymbols);
+  const simulated = tickerSymbols.some(
+    (symbol) => (livePrice(symbol)?.source ?? markets.get(symbol)?.source) === "simulated",
+  );
+  return (
+    <section
+      aria-label="Ticker"
+      className="flex items-center overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-navy-700 dark:bg-navy-900"
+    >
+      {simulated ? (
+        <div className="z-10 shrink-0 border-r border-slate-200 bg-white py-2 pr-2 pl-3 dark:border-navy-700 dark:bg-navy-900">
+          <SimulatedPricesLabel />
+        </div>
+      ) : null}
+      <div className="group min-w-0 flex-1 overflow-hidden py-2.5 motion-reduce:overflow-x-auto">
+        <div className="flex w-max animate-ticker group-hover:[animation-play-state:paused] motion-reduce:animate-none">
+          <TickerItems markets={markets} livePrice={livePrice} />
+          <TickerItems markets={markets} livePrice={livePrice} hidden />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { UserView } from "@tp/domain/api";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { marketsQueryKey } from "../api/markets.ts";
+import { tradeAuditQueryKey } from "../api/trade-audit.ts";
+import { type TradeHistoryPage, tradeHistoryRootKey, upsertTrade } from "../api/trade-history.ts";
+import { userQueryKey } from "../api/user.ts";
+import { LivePrices } from "./live-prices.ts";
+import { LiveStream, streamUrl } from "./live-stream.ts";
+import { SettlementAnnouncer } from "./settlement-announcer.ts";
+import { StreamContext, type StreamState } from "./stream-context.ts";
+
+/**
+ * One live socket for the signed-in pages (PRODUCT.md D10). Its events update the query
+ * cache in place: trades into the history pages, balances into the user; a settled trade
+ * gets a toast. After the socket comes back from a drop, everything it may have missed is
+ * read again.
+ */
+export function StreamProvider({ token, children }: { token: string; children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [prices] = useState(() => new LivePrices());
+  const [announcer] = useState(() => new SettlementAnnouncer());
+  const [stream, setStream] = useState<LiveStream | null>(null);
+
+  useEffect(() => () => prices.dispose(), [prices]);
+
+  // Polled history pages (socket down) also reveal settlements: a trade seen open, now not.
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type !== "updated" || event.action.type !== "success") return;
+        if (event.query.queryKey[0] !== tradeHistoryRootKey[0]) return;
+        const page = event.query.state.data as TradeHistoryPage | undefined;
+        for (const trade of page?.data ?? []) announcer.observe(trade, { fromEvent: false });
+      }),
+    [queryClient, announcer],
+  );
+
+  useEffect(() => {
+    const next = new LiveStream({ url: streamUrl(), token, prices });
+    let wasLive = false;
+    let missedEvents = false;
+    next.onStatus((status) => {
+      if (status !== "live") {
+        if (wasLive) missedEvents = true;
+        return;
+      }
+      wasLive = true;
+      if (missedEvents) {
+        missedEvents = false;
+        void queryClient.invalidateQueries({ queryKey: userQueryKey });
+        void queryClient.invalidateQueries({ queryKey: marketsQueryKey });
+        void queryClient.invalidateQueries({ queryKey: tradeHistoryRootKey });
+      }
+    });
+    next.onTrade((trade) => {
+      upsertTrade(queryClient, trade);
+      void queryClient.invalidateQueries({ queryKey: tradeAuditQueryKey(trade.id) });
+      announcer.observe(trade, { fromEvent: true });
+    });
+    next.onBalance((balances) => {
+      queryClient.setQueryData<UserView | null>(userQueryKey, (user) =>
+        user ? { ...user, account: { ...user.account, ...balances } } : user,
+      );
+    });
+    next.start();
+    setStream(next);
+    return () => {
+      next.stop();
+      setStream(null);
+    };
+  }, [token, prices, queryClient, announcer]);
+
+  const state = useMemo<StreamState>(
+    () => ({ stream, prices, announcer }),
+    [stream, prices, announcer],
+  );
+  return <StreamContext value={state}>{children}</StreamContext>;
+}

@@ -1,0 +1,112 @@
+import { act } from "@testing-library/react";
+import type { TradeView } from "@tp/domain/api";
+import { configureStream, type SocketHandlers } from "../src/stream/live-stream.ts";
+
+/**
+ * The live socket as the tests see it: a transport handed to the stream client
+ * (configureStream, as fake-api.ts hands a fetch to the API client). It opens at once,
+ * accepts the token, records what the page sends, and lets a test push server messages.
+ */
+export interface FakeSocket {
+  url: string;
+  sent: Array<Record<string, unknown>>;
+  closed: boolean;
+  /** Delivers a server message to the page (wrapped in act: it updates React state). */
+  push(message: unknown): void;
+  /** The server side closes the socket (the page then reconnects with backoff). */
+  drop(): void;
+}
+
+export interface FakeStream {
+  sockets: FakeSocket[];
+  /** False: new sockets never open (the server is unreachable); true by default. */
+  acceptConnections: boolean;
+  /** The newest socket (the one the page uses now). */
+  current(): FakeSocket;
+  /** Symbols the page holds a subscription for on the current socket. */
+  subscribed(): Set<string>;
+  tick(symbol: string, price: number, at?: Date, source?: string): void;
+  trade(trade: TradeView): void;
+  balance(account_balance: number, practice_balance: number): void;
+}
+
+export function installFakeStream(options: { acceptAuth?: boolean; open?: boolean } = {}) {
+  const acceptAuth = options.acceptAuth ?? true;
+  const opens = options.open ?? true;
+  const sockets: FakeSocket[] = [];
+  let stream: FakeStream | null = null;
+  configureStream((url: string, handlers: SocketHandlers) => {
+    const accepted = stream?.acceptConnections ?? true;
+    const socket: FakeSocket = {
+      url,
+      sent: [],
+      closed: false,
+      push(message) {
+        if (socket.closed) return;
+        act(() => handlers.message(JSON.stringify(message)));
+      },
+      drop() {
+        if (socket.closed) return;
+        socket.closed = true;
+        act(() => handlers.close(1006));
+      },
+    };
+    sockets.push(socket);
+    if (opens && accepted) {
+      queueMicrotask(() => {
+        if (!socket.closed) act(() => handlers.open());
+      });
+    }
+    return {
+      send(text: string) {
+        if (socket.closed) return;
+        const message = JSON.parse(text) as Record<string, unknown>;
+        socket.sent.push(message);
+        // Answers as the server does, after the current task.
+        queueMicrotask(() => {
+          if (socket.closed) return;
+          if (message.type === "auth") {
+            const reply = acceptAuth
+              ? { type: "auth", status: "ok" }
+              : { type: "error", message: "Invalid or expired token" };
+            act(() => handlers.message(JSON.stringify(reply)));
+          }
+        });
+      },
+      close() {
+        socket.closed = true;
+      },
+    };
+  });
+
+  stream = {
+    sockets,
+    acceptConnections: true,
+    current() {
+      const socket = sockets[sockets.length - 1];
+      if (!socket) throw new Error("the page has opened no stream socket");
+      return socket;
+    },
+    subscribed() {
+      const symbols = new Set<string>();
+      for (const message of this.current().sent) {
+        const list = Array.isArray(message.symbols) ? (message.symbols as string[]) : [];
+        for (const symbol of list) {
+          if (message.type === "subscribe") symbols.add(symbol);
+          if (message.type === "unsubscribe") symbols.delete(symbol);
+        }
+      }
+      return symbols;
+    },
+    tick(symbol, price, at = new Date(), source = "simulated") {
+      this.current().push({ type: "tick", symbol, price, at: at.toISOString(), source });
+    },
+    trade(trade) {
+      this.current().push({ type: "trade", trade });
+    },
+    balance(account_balance, practice_balance) {
+      this.current().push({ type: "balance", account_balance, practice_balance });
+    },
+  };
+  return stream;
+}

@@ -1,87 +1,81 @@
-// `npm run bench`: latency of the signed-in hot path (GET /api/v1/user) and of sign-in
-// (argon2id dominates) over real HTTP against the embedded database. Not part of npm test.
+// `npm run bench [-- name ...]`: the engine's benchmarks in sequence (default: all), each
+// printed as a table, then one JSON line per benchmark. Needs PostgreSQL at DATABASE_URL
+// (default postgres://postgres@127.0.0.1:5432/postgres) and pgbench; not part of npm test.
+//   place-trade  POST /api/v1/place-trade, 1,000 traders, 64 keep-alive connections, vs pgbench
+//   settlement   50,000 trades expiring in the same second
+//   stream       WebSocket fan-out ramp 1k → 10k sockets × 10 symbols × 4 ticks/s
+//   hot-path     GET /api/v1/user and POST /api/v1/login on PGlite (the original benchmark)
 import { performance } from "node:perf_hooks";
-import { startTestPlatform } from "../server/src/testing/test-platform.ts";
+import { runHotPathBench } from "./hot-path.ts";
+import {
+  type BenchResult,
+  fixed,
+  loadAverage,
+  renderTable,
+  waitForQuietMachine,
+} from "./lib/stats.ts";
+import { runPlaceTradeBench } from "./place-trade.ts";
+import { runSettlementBench } from "./settlement.ts";
+import { runStreamBench } from "./stream.ts";
 
-const requests_total = 2_000;
-const concurrency = 20;
-const logins_total = 40;
+process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+/** Before each benchmark, wait up to this long for other processes to leave the CPUs idle. */
+const quietWaitS = Number(process.env.BENCH_QUIET_WAIT_S ?? 60);
 
-function percentile(sortedMs: number[], fraction: number): number {
-  return (
-    sortedMs[Math.min(sortedMs.length - 1, Math.floor(sortedMs.length * fraction))] ?? Number.NaN
+const benchmarks: Record<string, () => Promise<BenchResult>> = {
+  "place-trade": runPlaceTradeBench,
+  settlement: runSettlementBench,
+  stream: runStreamBench,
+  "hot-path": runHotPathBench,
+};
+
+const requested = process.argv.slice(2).filter((argument) => argument !== "--");
+const unknown = requested.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(", ")}; known: ${Object.keys(benchmarks).join(", ")}`,
   );
+  process.exit(2);
 }
+const names = requested.length > 0 ? requested : Object.keys(benchmarks);
 
-async function measure(
-  label: string,
-  total: number,
-  parallel: number,
-  call: () => Promise<Response>,
-) {
-  const latenciesMs: number[] = [];
-  let next = 0;
+console.info(
+  `bench: ${names.join(", ")} | node ${process.version} | load average ${loadAverage()} | ${new Date().toISOString()}`,
+);
+const results: Array<BenchResult | { name: string; error: string }> = [];
+let failed = false;
+for (const name of names) {
+  console.info(`\n== ${name} ==`);
+  const quiet = await waitForQuietMachine(quietWaitS * 1000);
+  console.info(
+    `machine before start: ${fixed(quiet.busy * 100)} % of all cores busy (other processes ${fixed(quiet.otherCores, 2)} cores) after waiting ${fixed(quiet.waitedS, 0)} s`,
+  );
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < total) {
-        next += 1;
-        const begin = performance.now();
-        const response = await call();
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`${label}: HTTP ${response.status}`);
-        latenciesMs.push(performance.now() - begin);
-      }
-    }),
-  );
-  const elapsedS = (performance.now() - started) / 1000;
-  latenciesMs.sort((a, b) => a - b);
+  try {
+    const result = await benchmarks[name]!();
+    const seconds = (performance.now() - started) / 1000;
+    console.info(renderTable(result));
+    for (const note of result.notes) console.info(`- ${note}`);
+    console.info(`(${name}: ${seconds.toFixed(0)} s)`);
+    results.push({
+      ...result,
+      figures: { ...result.figures, seconds, machineBusyBeforeStart: quiet.busy },
+    });
+  } catch (error) {
+    failed = true;
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    console.error(`${name} failed: ${message}`);
+    results.push({ name, error: message.split("\n")[0]! });
+  }
+}
+console.info("");
+for (const result of results) {
   console.info(
-    `${label}: ${total} requests, ${parallel} concurrent: ${(total / elapsedS).toFixed(0)} req/s, ` +
-      `p50 ${percentile(latenciesMs, 0.5).toFixed(1)} ms, p99 ${percentile(latenciesMs, 0.99).toFixed(1)} ms`,
+    JSON.stringify(
+      "error" in result
+        ? { bench: result.name, error: result.error }
+        : { bench: result.name, ...result.figures },
+    ),
   );
 }
-
-const platform = await startTestPlatform("pglite");
-try {
-  const base = platform.baseUrl;
-  const trader = {
-    first_name: "Bench",
-    last_name: "Mark",
-    email: "bench@example.test",
-    password: "Bench1234",
-    password_confirmation: "Bench1234",
-    country: "France",
-    phone_number: "+33 1 23 45 67 89",
-    accept_terms: true,
-  };
-  const json = { "content-type": "application/json" };
-  await fetch(`${base}/api/v1/register`, {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify(trader),
-  });
-  const login = await fetch(`${base}/api/v1/login`, {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify({ email: trader.email, password: trader.password }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const memoryBefore = process.memoryUsage().rss;
-
-  await measure("GET /api/v1/user", requests_total, concurrency, () =>
-    fetch(`${base}/api/v1/user`, { headers: { authorization: `Bearer ${token}` } }),
-  );
-  await measure("POST /api/v1/login", logins_total, 2, () =>
-    fetch(`${base}/api/v1/login`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ email: trader.email, password: trader.password }),
-    }),
-  );
-  console.info(
-    `RSS ${(memoryBefore / 2 ** 20).toFixed(0)} MiB before, ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB after`,
-  );
-} finally {
-  await platform.close();
-}
+process.exit(failed ? 1 : 0);

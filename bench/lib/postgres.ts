@@ -1,0 +1,150 @@
+// pgbench runs on the benchmark's own database, and a sampler of pg_stat_activity (what the
+// platform's connections are doing: running, waiting on a row lock, idle in a transaction).
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export function pgbenchPath(): string {
+  const packaged = "/usr/lib/postgresql/15/bin/pgbench";
+  return existsSync(packaged) ? packaged : "pgbench";
+}
+
+export interface PgbenchResult {
+  script: string;
+  clients: number;
+  threads: number;
+  seconds: number;
+  tps: number;
+  latencyAverageMs: number;
+  transactions: number;
+  failed: number;
+  output: string;
+}
+
+/** Runs pgbench with a custom script (-n: no vacuum of pgbench's own tables). */
+export async function runPgbench(options: {
+  databaseUrl: string;
+  name: string;
+  script: string;
+  clients: number;
+  threads: number;
+  seconds: number;
+}): Promise<PgbenchResult> {
+  const folder = mkdtempSync(path.join(tmpdir(), "bench-pgbench-"));
+  const scriptFile = path.join(folder, `${options.name}.sql`);
+  writeFileSync(scriptFile, options.script);
+  const url = new URL(options.databaseUrl);
+  const args = [
+    "-n",
+    "-f",
+    scriptFile,
+    "-c",
+    String(options.clients),
+    "-j",
+    String(options.threads),
+    "-T",
+    String(options.seconds),
+    "-h",
+    url.hostname,
+    "-p",
+    url.port || "5432",
+    "-U",
+    decodeURIComponent(url.username || "postgres"),
+    url.pathname.slice(1),
+  ];
+  try {
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn(pgbenchPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
+      let text = "";
+      child.stdout.on("data", (chunk) => {
+        text += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        text += chunk;
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), (options.seconds + 30) * 1000);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        if (code === 0) resolve(text);
+        else reject(new Error(`pgbench exited with ${code}:\n${text}`));
+      });
+    });
+    const number = (pattern: RegExp) => Number(pattern.exec(output)?.[1] ?? Number.NaN);
+    return {
+      script: options.name,
+      clients: options.clients,
+      threads: options.threads,
+      seconds: options.seconds,
+      tps: number(/tps = ([\d.]+) \(without initial connection time\)/),
+      latencyAverageMs: number(/latency average = ([\d.]+) ms/),
+      transactions: number(/number of transactions actually processed: (\d+)/),
+      failed: number(/number of failed transactions: (\d+)/) || 0,
+      output,
+    };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Samples pg_stat_activity for one database every `everyMs` until stopped (at most
+ * `samples_max` samples): per sample, each backend's state and wait event.
+ */
+export function sampleActivity(databaseUrl: string, databaseName: string, everyMs = 50) {
+  const samples_max = 2_000;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let stopped = false;
+  const loop = (async () => {
+    await client.connect();
+    while (!stopped && samples < samples_max) {
+      const result = await client.query<{ state: string | null; wait: string | null; q: string }>(
+        `SELECT state, wait_event_type || ':' || wait_event AS wait, left(query, 40) AS q
+         FROM pg_stat_activity
+         WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+        [databaseName],
+      );
+      samples += 1;
+      for (const row of result.rows) {
+        let key: string;
+        if (row.state === "active") {
+          key = `active ${row.wait ?? "(on CPU)"}${row.wait?.startsWith("Lock") ? ` [${row.q.replace(/\s+/g, " ")}]` : ""}`;
+        } else {
+          key = `${row.state ?? "?"}`;
+        }
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      // Average number of the platform's connections in each state at any instant.
+      return {
+        samples,
+        averageBackends: Object.fromEntries(
+          [...counts.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .map(([key, count]) => [key, Number((count / Math.max(1, samples)).toFixed(2))]),
+        ),
+      };
+    },
+  };
+}
+
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

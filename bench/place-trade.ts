@@ -1,0 +1,402 @@
+// (a) POST /api/v1/place-trade over HTTP keep-alive: 1,000 traders, 64 connections.
+// Maximum rate (closed loop), then latency at half that rate (open loop), beside pgbench's
+// rate for a one-row-update-plus-insert transaction on the same database in the same run.
+import { performance } from "node:perf_hooks";
+import { type PlatformChild, startPlatformChild } from "./lib/child.ts";
+import { closedLoop, keepAliveAgent, type LoadOutcome, openLoop } from "./lib/http-load.ts";
+import { runPgbench, sampleActivity, withClient } from "./lib/postgres.ts";
+import {
+  type BenchResult,
+  coresBetween,
+  cpuByGroup,
+  fixed,
+  formatCores,
+  loadAverage,
+  processMemoryMiB,
+  type ResultRow,
+  summarise,
+} from "./lib/stats.ts";
+
+const traders_count = 1_000;
+const connections = 64;
+const warmup_ms = 3_000;
+const pass_ms = 15_000;
+const pass_requests_max = 200_000;
+const pgbench_seconds = 10;
+const asset = "EURUSD";
+
+const pgbenchSetup = `
+CREATE TABLE bench_accounts (id integer PRIMARY KEY, balance bigint NOT NULL);
+-- 0: the house row; 1..1000: traders; 1001..1016: a house account split in 16 rows.
+INSERT INTO bench_accounts SELECT g, 100000000 FROM generate_series(0, ${traders_count + 16}) AS g;
+CREATE TABLE bench_history (
+  id bigserial PRIMARY KEY, account_id integer NOT NULL, delta bigint NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);`;
+
+/** The issue's comparison: one row update plus one insert, rows spread over 1,000 accounts. */
+const updatePlusInsert = `\\set id random(1, ${traders_count})
+BEGIN;
+UPDATE bench_accounts SET balance = balance - 1 WHERE id = :id;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, -1);
+END;
+`;
+
+/**
+ * The statement shape of place-trade's transaction before a1e5710 (trade row, journal entry,
+ * then the postings in account-id order: the house row, id 0, first), every transaction
+ * updating the same house row, as postEntry did with house:practice.
+ */
+const placeTradeShapeHotRow = `\\set id random(1, ${traders_count})
+BEGIN;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+UPDATE bench_accounts SET balance = balance + 1 WHERE id = 0;
+INSERT INTO bench_history (account_id, delta) VALUES (0, 1);
+UPDATE bench_accounts SET balance = balance - 1 WHERE id = :id;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, -1);
+END;
+`;
+
+/** Comparison: the same statements with the house row updated last, just before COMMIT. */
+const placeTradeShapeHotRowLast = `\\set id random(1, ${traders_count})
+BEGIN;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+UPDATE bench_accounts SET balance = balance - 1 WHERE id = :id;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, -1);
+UPDATE bench_accounts SET balance = balance + 1 WHERE id = 0;
+INSERT INTO bench_history (account_id, delta) VALUES (0, 1);
+END;
+`;
+
+/** Comparison: house-first order as before a1e5710, the house account split over 16 rows. */
+const placeTradeShapeHouseSplit16 = `\\set id random(1, ${traders_count})
+\\set shard random(${traders_count + 1}, ${traders_count + 16})
+BEGIN;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+UPDATE bench_accounts SET balance = balance + 1 WHERE id = :shard;
+INSERT INTO bench_history (account_id, delta) VALUES (:shard, 1);
+UPDATE bench_accounts SET balance = balance - 1 WHERE id = :id;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, -1);
+END;
+`;
+
+/**
+ * The shape since a1e5710: the two rows locked by one SELECT … FOR UPDATE (trader first,
+ * then the trader's house shard, one of 16, fixed per trader), then the postings in that
+ * order, the shard last.
+ */
+const placeTradeShapeShardLast = `\\set id random(1, ${traders_count})
+\\set shard ${traders_count + 1} + (:id % 16)
+BEGIN;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+INSERT INTO bench_history (account_id, delta) VALUES (:id, 0);
+SELECT id FROM bench_accounts WHERE id IN (:id, :shard) ORDER BY id FOR UPDATE;
+UPDATE bench_accounts SET balance = balance - 1 WHERE id = :id;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, -1);
+UPDATE bench_accounts SET balance = balance + 1 WHERE id = :shard;
+INSERT INTO bench_history (account_id, delta) VALUES (:shard, 1);
+END;
+`;
+
+function latencyRows(label: string, outcome: LoadOutcome): ResultRow[] {
+  const latency = summarise(outcome.latenciesMs);
+  const failures = Object.entries(outcome.failures)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(", ");
+  return [
+    {
+      metric: `${label}: trades/s (201 replies / elapsed)`,
+      value: fixed(latency.count / outcome.elapsedS, 0),
+    },
+    {
+      metric: `${label}: latency p50 / p99 / max (ms)`,
+      value: `${fixed(latency.p50)} / ${fixed(latency.p99)} / ${fixed(latency.max)}`,
+    },
+    {
+      metric: `${label}: requests / non-201`,
+      value: `${outcome.completed} / ${failures || "0"}`,
+    },
+  ];
+}
+
+export async function runPlaceTradeBench(): Promise<BenchResult> {
+  const notes: string[] = [];
+  const rows: ResultRow[] = [];
+  const loadBefore = loadAverage();
+  let child: PlatformChild | null = null;
+  try {
+    child = await startPlatformChild("place-trade");
+    const server = child;
+    const setup = await server.call("createTraders", { count: traders_count }, 120_000);
+    await server.call("offerTick", { symbol: asset, price: 1.08 });
+    notes.push(
+      `Setup: ${traders_count} traders (createTrader + createSession in 100-trader transactions) in ${fixed(setup.seconds)} s.`,
+    );
+
+    // --- pgbench on the same database ---------------------------------------------------
+    await withClient(server.databaseUrl, (client) => client.query(pgbenchSetup));
+    const pgSpread = await runPgbench({
+      databaseUrl: server.databaseUrl,
+      name: "update-plus-insert",
+      script: updatePlusInsert,
+      clients: 64,
+      threads: 2,
+      seconds: pgbench_seconds,
+    });
+    const pgHot64 = await runPgbench({
+      databaseUrl: server.databaseUrl,
+      name: "place-trade-shape-hot-row",
+      script: placeTradeShapeHotRow,
+      clients: 64,
+      threads: 2,
+      seconds: pgbench_seconds,
+    });
+    const pgHot10 = await runPgbench({
+      databaseUrl: server.databaseUrl,
+      name: "place-trade-shape-hot-row",
+      script: placeTradeShapeHotRow,
+      clients: 10,
+      threads: 2,
+      seconds: pgbench_seconds,
+    });
+    const pgHotLast10 = await runPgbench({
+      databaseUrl: server.databaseUrl,
+      name: "place-trade-shape-hot-row-last",
+      script: placeTradeShapeHotRowLast,
+      clients: 10,
+      threads: 2,
+      seconds: pgbench_seconds,
+    });
+    const pgSplit10 = await runPgbench({
+      databaseUrl: server.databaseUrl,
+      name: "place-trade-shape-house-split-16",
+      script: placeTradeShapeHouseSplit16,
+      clients: 10,
+      threads: 2,
+      seconds: pgbench_seconds,
+    });
+    const pgShardLast10 = await runPgbench({
+      databaseUrl: server.databaseUrl,
+      name: "place-trade-shape-shard-last",
+      script: placeTradeShapeShardLast,
+      clients: 10,
+      threads: 2,
+      seconds: pgbench_seconds,
+    });
+
+    // --- HTTP load ------------------------------------------------------------------------
+    const bodies = (["call", "put"] as const).map((type) =>
+      Buffer.from(JSON.stringify({ asset, type, amount: 1, duration: 60, is_practice: true })),
+    );
+    const next = (sequence: number) => ({
+      path: "/api/v1/place-trade",
+      body: bodies[sequence % 2]!,
+      token: setup.tokens[sequence % setup.tokens.length]!,
+    });
+    const agent = keepAliveAgent(connections);
+    await closedLoop({
+      baseUrl: server.baseUrl,
+      agent,
+      workers: connections,
+      durationMs: warmup_ms,
+      maxRequests: pass_requests_max,
+      next,
+    });
+
+    await server.call("probeReset");
+    const activity = sampleActivity(server.databaseUrl, server.databaseName);
+    const cpuBefore = cpuByGroup(server.pid);
+    const wallBefore = performance.now();
+    const maxPass = await closedLoop({
+      baseUrl: server.baseUrl,
+      agent,
+      workers: connections,
+      durationMs: pass_ms,
+      maxRequests: pass_requests_max,
+      next,
+    });
+    const cores = coresBetween(
+      cpuBefore,
+      cpuByGroup(server.pid),
+      (performance.now() - wallBefore) / 1000,
+    );
+    const waits = await activity.stop();
+    const probe = await server.call("probeReport", { kindPrefix: "INSERT INTO trades" });
+    const memoryAfterMax = processMemoryMiB(server.pid);
+
+    const maxRate = maxPass.latenciesMs.length / maxPass.elapsedS;
+    const halfRate = Math.max(1, Math.floor(maxRate / 2));
+    const halfCpuBefore = cpuByGroup(server.pid);
+    const halfWallBefore = performance.now();
+    const halfPass = await openLoop({
+      baseUrl: server.baseUrl,
+      agent,
+      ratePerSecond: halfRate,
+      durationMs: pass_ms,
+      maxOutstanding: 5_000,
+      next,
+    });
+    const halfCores = coresBetween(
+      halfCpuBefore,
+      cpuByGroup(server.pid),
+      (performance.now() - halfWallBefore) / 1000,
+    );
+    agent.destroy();
+    const ledger = await server.call("ledgerCheck", undefined, 120_000);
+    const warnings = server.warnings();
+
+    // --- figures ----------------------------------------------------------------------------
+    const maxLatency = summarise(maxPass.latenciesMs);
+    const halfLatency = summarise(halfPass.latenciesMs);
+    const ratio = maxRate / pgSpread.tps;
+    const placed = probe.transactions;
+    const statementsPerTrade = probe.statements
+      .map(([sql, count]) => `${(count / Math.max(1, placed)).toFixed(2)}× ${sql}`)
+      .slice(0, 14);
+
+    rows.push(
+      {
+        metric: "pgbench update+insert, 1,000 rows (-c 64 -j 2 -T 10): tps",
+        value: fixed(pgSpread.tps, 0),
+      },
+      {
+        metric: "pgbench old place-trade shape, 1 hot row first (-c 64 -j 2 -T 10): tps",
+        value: fixed(pgHot64.tps, 0),
+      },
+      {
+        metric: "pgbench old place-trade shape, 1 hot row first (-c 10 -j 2 -T 10): tps",
+        value: fixed(pgHot10.tps, 0),
+      },
+      {
+        metric: "pgbench same, 1 hot row updated last (-c 10 -j 2 -T 10): tps",
+        value: fixed(pgHotLast10.tps, 0),
+      },
+      {
+        metric: "pgbench same, house first but split over 16 rows (-c 10 -j 2 -T 10): tps",
+        value: fixed(pgSplit10.tps, 0),
+      },
+      {
+        metric: "pgbench current shape: lock trader then shard of 16, shard last (-c 10): tps",
+        value: fixed(pgShardLast10.tps, 0),
+      },
+      ...latencyRows("max (64 conns, closed loop, 15 s)", maxPass),
+      {
+        metric: "max trades/s ÷ pgbench update+insert tps",
+        value: `${fixed(ratio * 100)} %`,
+        target: "≥ 50 %",
+        met: ratio >= 0.5,
+      },
+      ...latencyRows(`half max (open loop at ${halfRate}/s, 15 s)`, halfPass),
+      {
+        metric: `half max: p99 latency from scheduled send (ms)`,
+        value: fixed(halfLatency.p99),
+        target: "< 50 ms",
+        met: halfLatency.p99 < 50 && halfPass.skipped === 0,
+      },
+      {
+        metric: "half max: CPU cores (2 in all)",
+        value: formatCores(halfCores),
+      },
+      {
+        metric: "max pass: house row lock held per trade p50 / p99 (ms)",
+        value: `${fixed(probe.houseLockHoldMs.p50, 2)} / ${fixed(probe.houseLockHoldMs.p99, 2)}`,
+      },
+      {
+        metric:
+          "max pass: house rows locked (fraction of wall time): busiest row / mean of rows used",
+        value: `${fixed(probe.houseRowBusyFraction * 100)} % / ${fixed(probe.houseRowBusyFractionMean * 100)} % (${probe.houseRowsUsed} rows)`,
+      },
+      {
+        metric: "max pass: statement taking the house row lock, duration p50 / p99 (ms)",
+        value: `${fixed(probe.houseLockWaitMs.p50, 2)} / ${fixed(probe.houseLockWaitMs.p99, 2)}`,
+      },
+      {
+        metric: "max pass: place-trade transaction duration p50 / p99 (ms)",
+        value: `${fixed(probe.transactionMs.p50, 2)} / ${fixed(probe.transactionMs.p99, 2)}`,
+      },
+      {
+        metric: "max pass: SQL statements per placed trade (all kinds)",
+        value: fixed(
+          probe.statements.reduce((sum, [, count]) => sum + count, 0) / Math.max(1, placed),
+          1,
+        ),
+      },
+      {
+        metric: "max pass: CPU cores (2 in all)",
+        value: formatCores(cores),
+      },
+      {
+        metric: "max pass: server event-loop delay p99 (ms)",
+        value: fixed(probe.eventLoopDelayMs.p99),
+      },
+      {
+        metric: "server RSS after max pass / peak (MiB)",
+        value: `${fixed(memoryAfterMax.rss, 0)} / ${fixed(memoryAfterMax.peak, 0)}`,
+      },
+      {
+        metric: "ledger invariants after (checkLedger)",
+        value: `${ledger.violationCount} violations (${ledger.entries} entries)`,
+        target: "0",
+        met: ledger.violationCount === 0,
+      },
+    );
+    notes.push(
+      `pg_stat_activity during the max pass (average backends of the platform's database per state, ${waits.samples} samples): ${JSON.stringify(waits.averageBackends)}`,
+      `Transactions seen during the max pass (by first statement): ${JSON.stringify(probe.transactionKinds)}`,
+      `Statements per placed trade: ${statementsPerTrade.join(" | ")}`,
+      `Server warn+ log lines: ${warnings.count}${warnings.count ? ` e.g. ${warnings.sample[0]}` : ""}`,
+      `Load average before: ${loadBefore}; after: ${loadAverage()}.`,
+    );
+    return {
+      name: "place-trade",
+      rows,
+      notes,
+      figures: {
+        traders: traders_count,
+        connections,
+        pgbench: {
+          updatePlusInsert: { tps: pgSpread.tps, latencyMs: pgSpread.latencyAverageMs },
+          hotRowPlaceTradeShape64: { tps: pgHot64.tps, latencyMs: pgHot64.latencyAverageMs },
+          hotRowPlaceTradeShape10: { tps: pgHot10.tps, latencyMs: pgHot10.latencyAverageMs },
+          hotRowLast10: { tps: pgHotLast10.tps, latencyMs: pgHotLast10.latencyAverageMs },
+          houseSplit16x10: { tps: pgSplit10.tps, latencyMs: pgSplit10.latencyAverageMs },
+          shardLast10: { tps: pgShardLast10.tps, latencyMs: pgShardLast10.latencyAverageMs },
+        },
+        max: {
+          tradesPerSecond: maxRate,
+          latencyMs: maxLatency,
+          failures: maxPass.failures,
+          requests: maxPass.completed,
+        },
+        ratioToPgbench: ratio,
+        half: {
+          targetRate: halfRate,
+          achievedRate: halfPass.latenciesMs.length / halfPass.elapsedS,
+          latencyMs: halfLatency,
+          failures: halfPass.failures,
+          skipped: halfPass.skipped,
+        },
+        houseLock: {
+          holdMs: probe.houseLockHoldMs,
+          waitMs: probe.houseLockWaitMs,
+          busiestRowBusyFraction: probe.houseRowBusyFraction,
+          meanRowBusyFraction: probe.houseRowBusyFractionMean,
+          rowsUsed: probe.houseRowsUsed,
+        },
+        transactionMs: probe.transactionMs,
+        cpu: cores,
+        cpuHalfPass: halfCores,
+        serverEventLoopDelayMs: probe.eventLoopDelayMs,
+        serverRssMiB: memoryAfterMax,
+        pgStatActivity: waits.averageBackends,
+        ledgerViolations: ledger.violationCount,
+        met: { ratio: ratio >= 0.5, halfP99: halfLatency.p99 < 50 && halfPass.skipped === 0 },
+      },
+    };
+  } finally {
+    await child?.close();
+  }
+}

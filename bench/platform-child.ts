@@ -1,0 +1,642 @@
+// The platform under test, in a process of its own (started by bench/lib/child.ts with
+// child_process.fork): the real app from startTestPlatform("postgres") on a fresh database,
+// driven over the IPC channel. The load generators run in the parent, so this process's
+// CPU and RSS are the server's alone.
+//
+// Instrumentation (bench-only, no server code changed): the Database object's `query` and
+// `transaction` are wrapped to count statements and to time each transaction, and in it the
+// moment the house account's row lock is taken (the UPDATE of a house ledger row returns)
+// until the transaction has committed.
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { findExpiration } from "@tp/domain/catalogue";
+import { createSession } from "../server/src/auth/sessions.ts";
+import type { Queryable, QueryResult } from "../server/src/db/database.ts";
+import {
+  checkLedger,
+  house_shards,
+  houseAccountCode,
+  postEntry,
+  systemAccountId,
+} from "../server/src/ledger/ledger.ts";
+import { startTestPlatform } from "../server/src/testing/test-platform.ts";
+import { insertTrade } from "../server/src/trading/trades.ts";
+import { createTrader } from "../server/src/users/users.ts";
+import { summarise } from "./lib/stats.ts";
+
+const lifetime_ms_max = 9 * 60_000;
+
+process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+const platform = await startTestPlatform("postgres", {
+  env: {
+    RATE_LIMIT_FACTOR: "0",
+    LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "warn",
+  },
+});
+const { database } = platform;
+const databaseUrl = platform.context.config.DATABASE_URL ?? "";
+
+// --- instrumentation -------------------------------------------------------------------
+
+// Every house account: the original two and, since migration 003, their shards.
+const houseAccountIds = new Set<number>(
+  (
+    await database.query<{ id: number }>(
+      "SELECT id FROM ledger_accounts WHERE user_id IS NULL AND code LIKE 'house:%'",
+    )
+  ).rows.map((row) => row.id),
+);
+
+interface TransactionRecord {
+  start: number;
+  end: number;
+  queries: number;
+  first: string;
+  firstRows: number;
+  /** How long the statement that took a house row lock waited for it (null: none). */
+  houseWaitMs: number | null;
+  /** When house row locks were held from (null: never taken), and which rows. */
+  houseLockedAt: number | null;
+  houseIds: number[];
+  failed: boolean;
+}
+
+const transaction_records_max = 400_000;
+let recording = false;
+let records: TransactionRecord[] = [];
+const statementCounts = new Map<string, number>();
+
+function statementLabel(sql: string): string {
+  return sql.replace(/\s+/g, " ").trim().slice(0, 72);
+}
+
+function countStatement(sql: string) {
+  if (!recording) return;
+  const label = statementLabel(sql);
+  statementCounts.set(label, (statementCounts.get(label) ?? 0) + 1);
+}
+
+/** The house rows a ledger statement locks: its guarded UPDATE, or a SELECT … FOR UPDATE. */
+function houseRowsLocked(sql: string, params: unknown[] | undefined): number[] {
+  if (sql.includes("UPDATE ledger_accounts SET balance_cents")) {
+    const id = Number(params?.[1]);
+    return houseAccountIds.has(id) ? [id] : [];
+  }
+  if (sql.includes("FROM ledger_accounts WHERE id = ANY") && sql.includes("FOR UPDATE")) {
+    const ids = Array.isArray(params?.[0]) ? (params[0] as unknown[]).map(Number) : [];
+    return ids.filter((id) => houseAccountIds.has(id));
+  }
+  return [];
+}
+
+const originalQuery = database.query.bind(database);
+const originalTransaction = database.transaction.bind(database);
+database.query = <Row = Record<string, unknown>>(sql: string, params?: unknown[]) => {
+  countStatement(sql);
+  return originalQuery<Row>(sql, params);
+};
+database.transaction = async <T>(work: (transaction: Queryable) => Promise<T>): Promise<T> => {
+  const record: TransactionRecord = {
+    start: performance.now(),
+    end: 0,
+    queries: 0,
+    first: "",
+    firstRows: 0,
+    houseWaitMs: null,
+    houseLockedAt: null,
+    houseIds: [],
+    failed: false,
+  };
+  try {
+    return await originalTransaction((transaction) =>
+      work({
+        async query<Row = Record<string, unknown>>(
+          sql: string,
+          params?: unknown[],
+        ): Promise<QueryResult<Row>> {
+          countStatement(sql);
+          record.queries += 1;
+          const isFirst = record.first === "";
+          if (isFirst) record.first = statementLabel(sql);
+          const houseRows = record.houseLockedAt === null ? houseRowsLocked(sql, params) : [];
+          const issued = performance.now();
+          const result = await transaction.query<Row>(sql, params);
+          if (isFirst) record.firstRows = result.rowCount;
+          if (houseRows.length > 0) {
+            record.houseLockedAt = performance.now();
+            record.houseWaitMs = record.houseLockedAt - issued;
+            record.houseIds = houseRows;
+          }
+          return result;
+        },
+      }),
+    );
+  } catch (error) {
+    record.failed = true;
+    throw error;
+  } finally {
+    record.end = performance.now();
+    if (recording && records.length < transaction_records_max) records.push(record);
+  }
+};
+
+const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+eventLoopDelay.enable();
+let windowStart = performance.now();
+
+function probeReset() {
+  records = [];
+  statementCounts.clear();
+  eventLoopDelay.reset();
+  windowStart = performance.now();
+  recording = true;
+}
+
+/** What the instrumentation saw since probeReset. */
+function probeReport(kindPrefix: string) {
+  const windowMs = performance.now() - windowStart;
+  const ofKind = records.filter((record) => record.first.startsWith(kindPrefix) && !record.failed);
+  const locked = ofKind.filter((record) => record.houseLockedAt !== null);
+  const holdMs = locked.map((record) => record.end - record.houseLockedAt!);
+  const waitMs = locked.map((record) => record.houseWaitMs!);
+  // All transactions, whatever their kind, that held house row locks: each row's busy time.
+  const heldMsByHouseRow = new Map<number, number>();
+  for (const record of records) {
+    if (record.houseLockedAt === null) continue;
+    for (const id of record.houseIds) {
+      heldMsByHouseRow.set(id, (heldMsByHouseRow.get(id) ?? 0) + record.end - record.houseLockedAt);
+    }
+  }
+  const heldMs = [...heldMsByHouseRow.values()];
+  const kinds = new Map<string, number>();
+  for (const record of records) kinds.set(record.first, (kinds.get(record.first) ?? 0) + 1);
+  return {
+    windowMs,
+    transactions: ofKind.length,
+    transactionMs: summarise(ofKind.map((record) => record.end - record.start)),
+    queriesPerTransaction: summarise(ofKind.map((record) => record.queries)),
+    houseLockHoldMs: summarise(holdMs),
+    houseLockWaitMs: summarise(waitMs),
+    /** Busiest house row's locked time / window, the mean over the rows used, and how many. */
+    houseRowBusyFraction: Math.max(0, ...heldMs) / windowMs,
+    houseRowBusyFractionMean:
+      heldMs.reduce((a, b) => a + b, 0) / Math.max(1, heldMs.length) / windowMs,
+    houseRowsUsed: heldMs.length,
+    transactionKinds: [...kinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
+    statements: [...statementCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20),
+    eventLoopDelayMs: {
+      p50: eventLoopDelay.percentile(50) / 1e6,
+      p99: eventLoopDelay.percentile(99) / 1e6,
+      max: eventLoopDelay.max / 1e6,
+    },
+  };
+}
+
+// --- setup through the server's own functions ------------------------------------------
+
+interface Trader {
+  userId: number;
+  token: string;
+}
+const traders: Trader[] = [];
+
+async function createTraders(count: number): Promise<{ tokens: string[]; seconds: number }> {
+  const started = performance.now();
+  const batch = 100;
+  const now = platform.clock.now();
+  const practiceCents = platform.context.config.practice_balance_cents;
+  for (let offset = 0; offset < count; offset += batch) {
+    await database.transaction(async (transaction) => {
+      for (let index = offset; index < Math.min(count, offset + batch); index++) {
+        const user = await createTrader(
+          transaction,
+          {
+            email: `bench.trader.${index}@example.test`,
+            // Never used to sign in: sessions are made directly below (no argon2 per trader).
+            passwordHash: "bench-no-password",
+            first_name: "Bench",
+            last_name: `Trader${index}`,
+            phone_number: "+33 1 23 45 67 89",
+            country: "France",
+            referral_code: null,
+          },
+          practiceCents,
+          now,
+        );
+        if (!user) throw new Error(`trader ${index} already exists`);
+        const token = await createSession(transaction, user.id, now, {
+          ip: "127.0.0.1",
+          userAgent: "bench",
+        });
+        traders.push({ userId: user.id, token });
+      }
+    });
+  }
+  return {
+    tokens: traders.map((trader) => trader.token),
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+function offerTick(symbol: string, price: number, atMs = platform.clock.now().getTime()) {
+  platform.context.marketData.offer({ symbol, price, at: atMs, source: "simulated" });
+}
+
+async function settleMicrotasks() {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+// --- settlement ------------------------------------------------------------------------
+
+const settlement_expiry_seconds = 60;
+const settlement_trade_cents = 100;
+const seed_workers = 4;
+
+/**
+ * Opens `count` practice trades expiring within one second of each other, each with its
+ * stake journal entry (insertTrade + postEntry in one transaction per 500 trades, as
+ * place-trade would, minus HTTP). Entry ticks at clock time C, a price move at C + 30 s.
+ */
+async function seedSettlement(count: number, symbols: string[], deadlineMs: number) {
+  if (traders.length === 0) throw new Error("createTraders first");
+  const started = performance.now();
+  const startMs = platform.clock.now().getTime();
+  for (const [index, symbol] of symbols.entries()) {
+    offerTick(symbol, 100 + index, startMs);
+    offerTick(symbol, 100 + index + 0.5, startMs + 30_000);
+  }
+  await settleMicrotasks();
+  const expiration = findExpiration(settlement_expiry_seconds)!;
+  const practiceAccountOf = new Map<number, number>();
+  const accounts = await database.query<{ id: number; user_id: number }>(
+    "SELECT id, user_id FROM ledger_accounts WHERE code = 'practice' AND user_id IS NOT NULL",
+  );
+  for (const row of accounts.rows) practiceAccountOf.set(row.user_id, row.id);
+  const houseIdOf = new Map<string, number>();
+  for (const trader of traders) {
+    const code = houseAccountCode(true, trader.userId);
+    if (!houseIdOf.has(code)) houseIdOf.set(code, await systemAccountId(database, code));
+  }
+
+  // Trades are opened by `seed_workers` transactions at a time, each worker owning the
+  // traders of some house shards, so no two workers ever wait on one house row.
+  const byWorker: number[][] = Array.from({ length: seed_workers }, () => []);
+  for (let index = 0; index < count; index++) {
+    const trader = traders[index % traders.length]!;
+    byWorker[(trader.userId % house_shards) % seed_workers]!.push(index);
+  }
+  const batch = 500;
+  let seeded = 0;
+  await Promise.all(
+    byWorker.map(async (indices) => {
+      for (let offset = 0; offset < indices.length; offset += batch) {
+        if (performance.now() - started > deadlineMs) break;
+        const chunk = indices.slice(offset, offset + batch);
+        await database.transaction(async (transaction) => {
+          for (const index of chunk) {
+            const trader = traders[index % traders.length]!;
+            const symbol = symbols[index % symbols.length]!;
+            const entryPrice = 100 + symbols.indexOf(symbol);
+            // All expiries inside one second: C + 60 s + [0, 1000) ms.
+            const expiresAt = new Date(
+              startMs + settlement_expiry_seconds * 1000 + Math.floor((index * 1000) / count),
+            );
+            const trade = await insertTrade(transaction, {
+              userId: trader.userId,
+              isPractice: true,
+              asset: symbol,
+              direction: index % 2 === 0 ? "call" : "put",
+              stakeCents: settlement_trade_cents,
+              durationSeconds: expiration.seconds,
+              payoutPercent: expiration.payoutPercent,
+              entryPrice,
+              entryAt: new Date(startMs),
+              feed: "simulated",
+              startTime: new Date(startMs),
+              expiresAt,
+            });
+            // The stake as place-trade posts it: trader → the trader's house shard.
+            await postEntry(transaction, {
+              kind: "trade_stake",
+              reference: `trade:${trade.id}`,
+              at: new Date(startMs),
+              postings: [
+                {
+                  accountId: practiceAccountOf.get(trader.userId)!,
+                  amountCents: -settlement_trade_cents,
+                },
+                {
+                  accountId: houseIdOf.get(houseAccountCode(true, trader.userId))!,
+                  amountCents: settlement_trade_cents,
+                },
+              ],
+            });
+          }
+        });
+        seeded += chunk.length;
+      }
+    }),
+  );
+  return { trades: seeded, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Advances the clock to one millisecond after the last expiry, pushes a tick per symbol
+ * there (so every exit price is final), then calls settleDue until no due trade is open.
+ * Real lag of a trade = (clock at that moment − its expiry) + (wall time from that moment
+ * until its settled trade event is published, which settleDue does right after each batch
+ * commits).
+ */
+async function runSettlement(symbols: string[], deadlineMs: number) {
+  const settledAt = new Map<number, { wallMs: number; expiresAtMs: number }>();
+  const unsubscribe = platform.context.bus.subscribe((event) => {
+    if (event.type !== "trade") return;
+    const trade = event.trade as { id: number; status: string; expires_at: string };
+    if (trade.status === "open" || settledAt.has(trade.id)) return;
+    settledAt.set(trade.id, {
+      wallMs: performance.now(),
+      expiresAtMs: Date.parse(trade.expires_at),
+    });
+  });
+  const lastExpiry = await database.query<{ last: Date }>(
+    "SELECT MAX(expires_at) AS last FROM trades WHERE status = 'open'",
+  );
+  const targetMs = lastExpiry.rows[0]!.last.getTime() + 1;
+  probeReset();
+  platform.clock.advance(targetMs - platform.clock.now().getTime());
+  const clockAtStartMs = platform.clock.now().getTime();
+  for (const [index, symbol] of symbols.entries()) offerTick(symbol, 100 + index + 0.25);
+  const started = performance.now();
+  let settledByCalls = 0;
+  let calls = 0;
+  let open = -1;
+  // A failed pass (its batch rolled back) is what the worker would retry: count and go on.
+  const errors: string[] = [];
+  while (performance.now() - started < deadlineMs && calls < 500) {
+    calls += 1;
+    try {
+      settledByCalls += await platform.context.settlement.settleDue();
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
+    const result = await database.query<{ open: number }>(
+      "SELECT COUNT(*)::bigint AS open FROM trades WHERE status = 'open' AND expires_at <= $1",
+      [platform.clock.now()],
+    );
+    open = result.rows[0]!.open;
+    if (open === 0) break;
+  }
+  const drainMs = performance.now() - started;
+  await settleMicrotasks();
+  recording = false;
+  unsubscribe();
+
+  const lags: number[] = [];
+  for (const { wallMs, expiresAtMs } of settledAt.values()) {
+    lags.push(clockAtStartMs - expiresAtMs + (wallMs - started));
+  }
+  const batches = records
+    .filter((record) => record.first.startsWith("SELECT * FROM trades WHERE status = 'open'"))
+    .filter((record) => record.firstRows > 0)
+    .sort((a, b) => a.start - b.start);
+  // Two settle passes can run at once (the worker's timer, a wake from place-trade, this
+  // call): count batches that began before the previous one had committed.
+  let overlapping = 0;
+  for (let index = 1; index < batches.length; index++) {
+    if (batches[index]!.start < batches[index - 1]!.end) overlapping += 1;
+  }
+  const ends = batches.map((record) => record.end).sort((a, b) => a - b);
+  const commitIntervals: number[] = [];
+  for (let index = 1; index < ends.length; index++) {
+    commitIntervals.push(ends[index]! - ends[index - 1]!);
+  }
+  const report = probeReport("SELECT * FROM trades WHERE status = 'open'");
+  const recorded = await database.query<{ p50: number; p99: number; max: number; n: number }>(
+    `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY settlement_lag_ms) AS p50,
+            percentile_disc(0.99) WITHIN GROUP (ORDER BY settlement_lag_ms) AS p99,
+            MAX(settlement_lag_ms) AS max, COUNT(*)::bigint AS n
+     FROM trades WHERE status <> 'open' AND expires_at < $1`,
+    [new Date(targetMs)],
+  );
+  const outcomes = await database.query<{ status: string; n: number }>(
+    "SELECT status, COUNT(*)::bigint AS n FROM trades GROUP BY status ORDER BY status",
+  );
+  const batchMs = batches.map((record) => record.end - record.start);
+  const batchTrades = batches.map((record) => record.firstRows);
+  const firstBatchDone = batches[0] ? batches[0].end - started : Number.NaN;
+  return {
+    drainMs,
+    calls,
+    passErrors: errors.length,
+    passErrorSample: errors.slice(0, 3),
+    settledByCalls,
+    settledEvents: settledAt.size,
+    openDueLeft: open,
+    realLagMs: summarise(lags),
+    recordedLagMs: recorded.rows[0]!,
+    outcomes: outcomes.rows,
+    batches: batches.length,
+    batchMs: summarise(batchMs),
+    batchTrades: summarise(batchTrades),
+    batchQueries: summarise(batches.map((record) => record.queries)),
+    batchHouseLockHoldMs: summarise(
+      batches.filter((r) => r.houseLockedAt !== null).map((r) => r.end - r.houseLockedAt!),
+    ),
+    overlappingBatches: overlapping,
+    commitIntervalMs: summarise(commitIntervals),
+    batchHouseLockWaitMs: summarise(
+      batches.filter((r) => r.houseWaitMs !== null).map((r) => r.houseWaitMs!),
+    ),
+    firstBatchDoneMs: firstBatchDone,
+    statements: report.statements,
+    eventLoopDelayMs: report.eventLoopDelayMs,
+  };
+}
+
+// --- ticks for the stream --------------------------------------------------------------
+
+let tickLoop: Promise<TickLoopStats> | null = null;
+let tickLoopStop = false;
+interface TickLoopStats {
+  intervalMs: number;
+  rounds: number;
+  offered: number;
+  /** Ticks per second per symbol actually offered. */
+  ratePerSymbol: number;
+  /** How late each round's timer fired after its planned time. */
+  timerLateMs: ReturnType<typeof summarise>;
+  /**
+   * From the first offer of a round until the event loop is free again (the bus delivers in
+   * microtasks, so the stream hub's sends to every subscriber are done by then): wall and
+   * CPU time of this process.
+   */
+  roundWallMs: ReturnType<typeof summarise>;
+  roundCpuMs: ReturnType<typeof summarise>;
+}
+
+/**
+ * Rounds of one tick per symbol, each stamped with the wall time of the offer call. A round
+ * is planned `intervalMs` after the previous one's start (never sooner, so ticks of a symbol
+ * are always >= intervalMs apart and the platform's 250 ms throttle never holds one back);
+ * a late timer makes the rate slightly lower, which the stats report.
+ */
+async function runTickLoop(symbols: string[], intervalMs: number, durationMs: number) {
+  const started = Date.now();
+  const late: number[] = [];
+  const roundWall: number[] = [];
+  const roundCpu: number[] = [];
+  let rounds = 0;
+  let offered = 0;
+  let lastWall = started - intervalMs;
+  const rounds_max = Math.ceil(durationMs / intervalMs) + 1;
+  const price = new Map(symbols.map((symbol, index) => [symbol, 100 + index]));
+  while (!tickLoopStop && rounds < rounds_max && Date.now() - started < durationMs) {
+    const planned = lastWall + intervalMs;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, planned - Date.now())));
+    if (tickLoopStop) break;
+    const wall = Date.now();
+    if (wall < planned) continue; // a timer never fires early, but be exact about spacing
+    rounds += 1;
+    lastWall = wall;
+    if (late.length < 100_000) late.push(wall - planned);
+    const roundStarted = performance.now();
+    const cpuStarted = process.cpuUsage();
+    for (const symbol of symbols) {
+      const next = Math.round((price.get(symbol)! + (Math.random() - 0.5) * 0.01) * 1000) / 1000;
+      price.set(symbol, next);
+      platform.context.marketData.offer({ symbol, price: next, at: wall, source: "simulated" });
+      offered += 1;
+    }
+    await settleMicrotasks();
+    if (roundWall.length < 100_000) {
+      roundWall.push(performance.now() - roundStarted);
+      const cpu = process.cpuUsage(cpuStarted);
+      roundCpu.push((cpu.user + cpu.system) / 1000);
+    }
+  }
+  const elapsedS = (Date.now() - started) / 1000;
+  return {
+    intervalMs,
+    rounds,
+    offered,
+    ratePerSymbol: rounds / elapsedS,
+    timerLateMs: summarise(late),
+    roundWallMs: summarise(roundWall),
+    roundCpuMs: summarise(roundCpu),
+  };
+}
+
+// --- the IPC API -----------------------------------------------------------------------
+
+const api = {
+  async info() {
+    return { baseUrl: platform.baseUrl, databaseUrl, pid: process.pid };
+  },
+  async createTraders(params: { count: number }) {
+    return createTraders(params.count);
+  },
+  async offerTick(params: { symbol: string; price: number }) {
+    offerTick(params.symbol, params.price);
+    await settleMicrotasks();
+    return { at: platform.clock.now().toISOString() };
+  },
+  async probeReset() {
+    probeReset();
+    return {};
+  },
+  async probeReport(params: { kindPrefix: string }) {
+    const report = probeReport(params.kindPrefix);
+    recording = false;
+    return report;
+  },
+  async seedSettlement(params: { trades: number; symbols: string[]; deadlineMs: number }) {
+    return seedSettlement(params.trades, params.symbols, params.deadlineMs);
+  },
+  async runSettlement(params: { symbols: string[]; deadlineMs: number }) {
+    return runSettlement(params.symbols, params.deadlineMs);
+  },
+  async ledgerCheck() {
+    const started = performance.now();
+    const violations = await checkLedger(database);
+    const totals = await database.query<{ entries: number; postings: number }>(
+      `SELECT (SELECT COUNT(*) FROM journal_entries)::bigint AS entries,
+              (SELECT COUNT(*) FROM postings)::bigint AS postings`,
+    );
+    return {
+      violations: violations.slice(0, 20),
+      violationCount: violations.length,
+      ...totals.rows[0]!,
+      seconds: (performance.now() - started) / 1000,
+    };
+  },
+  async startTicks(params: { symbols: string[]; intervalMs: number; durationMs: number }) {
+    if (tickLoop) throw new Error("ticks already running");
+    tickLoopStop = false;
+    tickLoop = runTickLoop(params.symbols, params.intervalMs, params.durationMs);
+    return {};
+  },
+  async stopTicks() {
+    tickLoopStop = true;
+    const stats = await tickLoop;
+    tickLoop = null;
+    return stats ?? null;
+  },
+  async serverStats(params: { gc?: boolean }) {
+    // Started with --expose-gc: collect first so heap and RSS compare between readings.
+    const collect = (globalThis as { gc?: () => void }).gc;
+    if (params.gc && collect) collect();
+    const delay = {
+      p50: eventLoopDelay.percentile(50) / 1e6,
+      p99: eventLoopDelay.percentile(99) / 1e6,
+      max: eventLoopDelay.max / 1e6,
+    };
+    eventLoopDelay.reset();
+    return {
+      clients: platform.context.stream.clientCount(),
+      memory: process.memoryUsage(),
+      eventLoopDelayMs: delay,
+    };
+  },
+  async close() {
+    await platform.close();
+    return {};
+  },
+};
+
+export type ChildApi = typeof api;
+export type ChildMethod = keyof ChildApi;
+
+interface Request {
+  id: number;
+  method: ChildMethod;
+  params: unknown;
+}
+
+let closing = false;
+async function shutdown(code: number) {
+  if (closing) return;
+  closing = true;
+  tickLoopStop = true;
+  await platform.close().catch(() => {});
+  process.exit(code);
+}
+
+const lifetime = setTimeout(() => void shutdown(3), lifetime_ms_max);
+lifetime.unref();
+process.on("disconnect", () => void shutdown(2));
+process.on("SIGTERM", () => void shutdown(0));
+process.on("message", (message: Request) => {
+  const method = api[message.method] as (params: unknown) => Promise<unknown>;
+  method(message.params).then(
+    (result) => {
+      process.send?.({ id: message.id, ok: true, result });
+      if (message.method === "close") process.exit(0);
+    },
+    (error: unknown) =>
+      process.send?.({
+        id: message.id,
+        ok: false,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
+  );
+});
+process.send?.({ ready: true });

@@ -1,0 +1,264 @@
+// (b) Settlement of 50,000 trades expiring in the same second. The trades are opened
+// directly (insertTrade + postEntry, the stake entry each, so the ledger stays balanced),
+// the clock is advanced past the last expiry, a tick after it is pushed, and settleDue is
+// timed in wall time, per batch, and per trade. A light place-trade probe runs meanwhile.
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { type PlatformChild, startPlatformChild } from "./lib/child.ts";
+import {
+  type BenchResult,
+  coresBetween,
+  cpuByGroup,
+  fixed,
+  formatCores,
+  loadAverage,
+  processMemoryMiB,
+  type ResultRow,
+  summarise,
+} from "./lib/stats.ts";
+
+const trades_count = 50_000;
+const traders_count = 1_000;
+const symbols = [
+  "EURUSD",
+  "GBPUSD",
+  "USDJPY",
+  "XAUUSD",
+  "BTCUSDT",
+  "ETHUSDT",
+  "AAPL",
+  "TSLA",
+  "US500",
+  "DE30",
+];
+/** Bounds: opening the trades (it runs at the hot row's pace too) and settling them. */
+const seed_deadline_ms = 150_000;
+const settle_deadline_ms = 120_000;
+const probe_interval_ms = 100;
+const probe_in_flight_max = 4;
+
+/** One place-trade every 100 ms (at most 4 waiting) until stopped: latency during settlement. */
+function startProbe(baseUrl: string, tokens: string[]) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: probe_in_flight_max });
+  const base = new URL(baseUrl);
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let inFlight = 0;
+  let sent = 0;
+  let skipped = 0;
+  const body = Buffer.from(
+    JSON.stringify({ asset: symbols[0], type: "call", amount: 1, duration: 60, is_practice: true }),
+  );
+  const timer = setInterval(() => {
+    if (inFlight >= probe_in_flight_max) {
+      skipped += 1;
+      return;
+    }
+    inFlight += 1;
+    const token = tokens[sent % tokens.length]!;
+    sent += 1;
+    const begin = performance.now();
+    const request = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method: "POST",
+        path: "/api/v1/place-trade",
+        headers: {
+          "content-type": "application/json",
+          "content-length": body.length,
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (response) => {
+        response.on("data", () => {});
+        response.on("end", () => {
+          inFlight -= 1;
+          if (response.statusCode === 201) latencies.push(performance.now() - begin);
+          else
+            failures[String(response.statusCode)] =
+              (failures[String(response.statusCode)] ?? 0) + 1;
+        });
+      },
+    );
+    request.setTimeout(60_000, () => request.destroy(new Error("timeout")));
+    request.on("error", () => {
+      inFlight -= 1;
+      failures.network = (failures.network ?? 0) + 1;
+    });
+    request.end(body);
+  }, probe_interval_ms);
+  return {
+    async stop() {
+      clearInterval(timer);
+      const deadline = performance.now() + 60_000;
+      while (inFlight > 0 && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      agent.destroy();
+      return { sent, skipped, failures, latencyMs: summarise(latencies) };
+    },
+  };
+}
+
+export async function runSettlementBench(): Promise<BenchResult> {
+  const rows: ResultRow[] = [];
+  const notes: string[] = [];
+  const loadBefore = loadAverage();
+  let child: PlatformChild | null = null;
+  try {
+    child = await startPlatformChild("settlement");
+    const server = child;
+    const setup = await server.call("createTraders", { count: traders_count }, 120_000);
+    const seeded = await server.call(
+      "seedSettlement",
+      { trades: trades_count, symbols, deadlineMs: seed_deadline_ms },
+      seed_deadline_ms + 60_000,
+    );
+    if (seeded.trades < trades_count) {
+      notes.push(
+        `Seeding stopped at its ${seed_deadline_ms / 1000} s bound: ${seeded.trades} of ${trades_count} trades opened; the figures below are for those.`,
+      );
+    }
+    notes.push(
+      `Setup: ${traders_count} traders in ${fixed(setup.seconds)} s; ${seeded.trades} open trades with their stake entries (insertTrade + postEntry, 500 per transaction, 4 transactions at a time each on its own house shards) in ${fixed(seeded.seconds)} s (${fixed(seeded.trades / seeded.seconds, 0)} trades/s).`,
+    );
+    const cpuBefore = cpuByGroup(server.pid);
+    const wallBefore = performance.now();
+    const probe = startProbe(server.baseUrl, setup.tokens);
+    const result = await server.call(
+      "runSettlement",
+      { symbols, deadlineMs: settle_deadline_ms },
+      settle_deadline_ms + 60_000,
+    );
+    const probeResult = await probe.stop();
+    const wallS = (performance.now() - wallBefore) / 1000;
+    const cores = coresBetween(cpuBefore, cpuByGroup(server.pid), wallS);
+    const memory = processMemoryMiB(server.pid);
+    const ledger = await server.call("ledgerCheck", undefined, 180_000);
+    const warnings = server.warnings();
+
+    const settled = result.settledEvents;
+    const throughput = settled / (result.drainMs / 1000);
+    rows.push(
+      {
+        metric: "trades settled / due",
+        value: `${settled} / ${seeded.trades}${result.openDueLeft > 0 ? ` (${result.openDueLeft} still open at the deadline)` : ""}`,
+        target: "all",
+        met: settled >= seeded.trades && result.openDueLeft === 0,
+      },
+      {
+        metric: "settle passes that failed (batch rolled back, retried)",
+        value: `${result.passErrors}${result.passErrors ? ` (${result.passErrorSample[0]})` : ""}`,
+        target: "0",
+        met: result.passErrors === 0,
+      },
+      {
+        metric: "wall time from due (clock past last expiry + tick) to all settled",
+        value: `${fixed(result.drainMs / 1000, 2)} s`,
+      },
+      { metric: "settlement throughput", value: `${fixed(throughput, 0)} trades/s` },
+      {
+        metric: "real lag per trade p50 / p99 / max (s)",
+        value: `${fixed(result.realLagMs.p50 / 1000, 2)} / ${fixed(result.realLagMs.p99 / 1000, 2)} / ${fixed(result.realLagMs.max / 1000, 2)}${result.openDueLeft > 0 ? ` (settled ones only; ${result.openDueLeft} never settled in ${fixed(result.drainMs / 1000, 0)} s)` : ""}`,
+        target: "p99 < 2 s",
+        met: result.realLagMs.p99 < 2_000 && settled >= seeded.trades,
+      },
+      {
+        metric: "recorded trades.settlement_lag_ms p50 / p99 / max (manual clock)",
+        value: `${result.recordedLagMs.p50} / ${result.recordedLagMs.p99} / ${result.recordedLagMs.max} ms`,
+      },
+      {
+        metric: "first batch committed after (ms)",
+        value: fixed(result.firstBatchDoneMs, 0),
+      },
+      {
+        metric: "batches / trades per batch p50",
+        value: `${result.batches} / ${result.batchTrades.p50}`,
+      },
+      {
+        metric: "batch transaction p50 / p99 / max (ms)",
+        value: `${fixed(result.batchMs.p50, 0)} / ${fixed(result.batchMs.p99, 0)} / ${fixed(result.batchMs.max, 0)}`,
+      },
+      {
+        metric: "house rows locked per batch p50 (ms)",
+        value: fixed(result.batchHouseLockHoldMs.p50, 0),
+      },
+      {
+        metric: "SQL statements per batch transaction p50",
+        value: fixed(result.batchQueries.p50, 0),
+      },
+      {
+        metric: "time between batch commits p50 / p99 (ms)",
+        value: `${fixed(result.commitIntervalMs.p50, 0)} / ${fixed(result.commitIntervalMs.p99, 0)}`,
+      },
+      {
+        metric:
+          "batches started before the previous committed / their wait for the house rows p50 (ms)",
+        value: `${result.overlappingBatches} / ${fixed(result.batchHouseLockWaitMs.p50, 0)}`,
+      },
+      {
+        metric: "place-trade probe during settlement: p50 / p99 / max (ms)",
+        value: `${fixed(probeResult.latencyMs.p50)} / ${fixed(probeResult.latencyMs.p99)} / ${fixed(probeResult.latencyMs.max)} (${probeResult.latencyMs.count} placed, ${probeResult.skipped} skipped: 4 in flight)`,
+      },
+      {
+        metric: "CPU cores during settlement",
+        value: formatCores(cores),
+      },
+      {
+        metric: "server RSS / peak RSS after settlement (MiB)",
+        value: `${fixed(memory.rss, 0)} / ${fixed(memory.peak, 0)}`,
+      },
+      {
+        metric: "ledger invariants after (checkLedger)",
+        value: `${ledger.violationCount} violations (${ledger.entries} entries, ${ledger.postings} postings, ${fixed(ledger.seconds, 1)} s)`,
+        target: "0",
+        met: ledger.violationCount === 0,
+      },
+    );
+    notes.push(
+      `Outcomes: ${result.outcomes.map((row) => `${row.status} ${row.n}`).join(", ")} (calls win, puts lose).`,
+      `settleDue calls: ${result.calls}; settled by those calls: ${result.settledByCalls} (the rest by the worker's own timer or a probe's wake).`,
+      `Statements during settlement (top): ${result.statements
+        .slice(0, 10)
+        .map(([sql, count]) => `${count}× ${sql}`)
+        .join(" | ")}`,
+      `Server event-loop delay during settlement p99 ${fixed(result.eventLoopDelayMs.p99)} ms, max ${fixed(result.eventLoopDelayMs.max)} ms.`,
+      `Probe failures: ${JSON.stringify(probeResult.failures)}. Server warn+ log lines: ${warnings.count}${warnings.count ? ` e.g. ${warnings.sample[0]}` : ""}.`,
+      `Load average before: ${loadBefore}; after: ${loadAverage()}.`,
+    );
+    return {
+      name: "settlement",
+      rows,
+      notes,
+      figures: {
+        trades: seeded.trades,
+        seedSeconds: seeded.seconds,
+        drainMs: result.drainMs,
+        passErrors: result.passErrors,
+        passErrorSample: result.passErrorSample,
+        throughputPerSecond: throughput,
+        realLagMs: result.realLagMs,
+        recordedLagMs: result.recordedLagMs,
+        batches: result.batches,
+        batchMs: result.batchMs,
+        batchTrades: result.batchTrades,
+        batchQueries: result.batchQueries,
+        batchHouseLockHoldMs: result.batchHouseLockHoldMs,
+        commitIntervalMs: result.commitIntervalMs,
+        overlappingBatches: result.overlappingBatches,
+        batchHouseLockWaitMs: result.batchHouseLockWaitMs,
+        firstBatchDoneMs: result.firstBatchDoneMs,
+        outcomes: result.outcomes,
+        probe: probeResult,
+        cores,
+        serverRssMiB: memory,
+        ledgerViolations: ledger.violationCount,
+        met: { p99Lag: result.realLagMs.p99 < 2_000 && settled >= seeded.trades },
+      },
+    };
+  } finally {
+    await child?.close();
+  }
+}

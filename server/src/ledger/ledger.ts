@@ -52,7 +52,7 @@ export function houseAccountCode(isPractice: boolean, userId: number): SystemAcc
 export async function lockInOrder(transaction: Queryable, accountIds: number[]): Promise<number[]> {
   const locked = await transaction.query<{ id: number }>(
     `SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[])
-     ORDER BY (user_id IS NULL), id FOR UPDATE`,
+     ORDER BY (user_id IS NULL), id FOR NO KEY UPDATE`,
     [accountIds],
   );
   return locked.rows.map((row) => row.id);
@@ -137,15 +137,17 @@ export async function postEntry(transaction: Queryable, entry: EntryInput): Prom
   }
   if (sum !== 0) throw new Error(`postings of a journal entry must sum to zero, got ${sum}`);
 
+  // Lock first, before any insert: a posting's foreign key takes a share lock on its
+  // account, and locks taken in any other order than lockInOrder's could deadlock.
+  const order = await lockInOrder(transaction, [
+    ...new Set(entry.postings.map((posting) => posting.accountId)),
+  ]);
   const inserted = await transaction.query<{ id: number }>(
     "INSERT INTO journal_entries (kind, reference, created_at) VALUES ($1, $2, $3) RETURNING id",
     [entry.kind, entry.reference, entry.at],
   );
   const entryId = inserted.rows[0]!.id;
 
-  const order = await lockInOrder(transaction, [
-    ...new Set(entry.postings.map((posting) => posting.accountId)),
-  ]);
   const rank = new Map(order.map((id, index) => [id, index]));
   const ordered = [...entry.postings].sort(
     (a, b) => (rank.get(a.accountId) ?? 0) - (rank.get(b.accountId) ?? 0),
@@ -194,6 +196,11 @@ export async function postEntries(
     if (sum !== 0) throw new Error(`postings of a journal entry must sum to zero, got ${sum}`);
   }
 
+  // Lock first, in the global order, before any insert (see postEntry).
+  const accountIds = await lockInOrder(
+    transaction,
+    [...deltas.keys()].filter((id) => deltas.get(id) !== 0),
+  );
   const ids = await transaction.query<{ id: number }>(
     "SELECT nextval(pg_get_serial_sequence('journal_entries', 'id')) AS id FROM generate_series(1, $1)",
     [entries.length],
@@ -225,11 +232,6 @@ export async function postEntries(
     [postingEntryIds, postingAccountIds, postingAmounts],
   );
 
-  const accountIds = [...deltas.keys()].filter((id) => deltas.get(id) !== 0).sort((a, b) => a - b);
-  await transaction.query(
-    "SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
-    [accountIds],
-  );
   const updated = await transaction.query<{ id: number }>(
     `UPDATE ledger_accounts a SET balance_cents = a.balance_cents + d.delta
      FROM unnest($1::bigint[], $2::bigint[]) AS d(id, delta)

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
+import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
+import { placeTrade } from "../src/trading/place-trade.ts";
+import { signedInTrader } from "./support/accounts.ts";
+import { advanceWithTick } from "./support/prices.ts";
+
+// The benchmark found a deadlock between a settlement batch and place-trade on the same
+// traders (locks taken in different orders). Race them: every call must succeed.
+describe.each(databaseKindsUnderTest())("settlement racing new trades on %s", (kind) => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform(kind);
+  });
+  afterAll(async () => platform?.close());
+
+  it("settles and places concurrently for the same traders without a deadlock or a lost cent", async () => {
+    const traders = await Promise.all(Array.from({ length: 20 }, () => signedInTrader(platform)));
+    await advanceWithTick(platform, "EURUSD", 1.1, 0);
+    const input = {
+      asset: "EURUSD",
+      amount: 5,
+      duration: 30,
+      type: "call",
+      is_practice: true,
+    } as const;
+    for (const trader of traders) {
+      for (let index = 0; index < 10; index++)
+        await placeTrade(platform.context, trader.user.id, input, null);
+    }
+    await advanceWithTick(platform, "EURUSD", 1.2, 30_500);
+    await advanceWithTick(platform, "EURUSD", 1.21, 300);
+
+    const placing = traders.flatMap((trader) =>
+      Array.from({ length: 5 }, () => placeTrade(platform.context, trader.user.id, input, null)),
+    );
+    const settling = [
+      platform.context.settlement.settleDue(),
+      platform.context.settlement.settleDue(),
+    ];
+    const outcomes = await Promise.allSettled([...placing, ...settling]);
+    const failures = outcomes.filter((outcome) => outcome.status === "rejected");
+    expect(failures.map((failure) => String((failure as PromiseRejectedResult).reason))).toEqual(
+      [],
+    );
+
+    const open = await platform.database.query<{ n: number }>(
+      "SELECT COUNT(*)::int AS n FROM trades WHERE status = 'open' AND expires_at <= $1",
+      [platform.clock.now()],
+    );
+    expect(open.rows[0]!.n).toBe(0);
+    expect(await platform.ledgerViolations()).toEqual([]);
+  }, 60_000);
+});

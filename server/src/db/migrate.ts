@@ -64,13 +64,24 @@ export async function migrate(database: Database): Promise<number[]> {
 }
 
 /**
- * Migrations are plain statements separated by semicolons at line ends; they hold no
- * function bodies, so this split is exact for them (checked by the migration test).
+ * Migrations are statements separated by semicolons at line ends. A function body is
+ * dollar-quoted (`$$ … $$`) and may hold such semicolons itself, so a line end inside one
+ * does not end the statement (checked by the migration test).
  */
-function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/^\s*--.*$/gm, "")
-    .split(/;\s*$/m)
-    .map((statement) => statement.trim())
-    .filter((statement) => statement.length > 0);
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of sql.split("\n")) {
+    if (!inBody && /^\s*--/.test(line)) continue;
+    current.push(line);
+    // An odd number of $$ on a line opens or closes a body.
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join("\n").trim().replace(/;$/, ""));
+      current = [];
+    }
+  }
+  statements.push(current.join("\n").trim());
+  return statements.filter((statement) => statement.length > 0);
 }

@@ -1,24 +1,12 @@
 import type { TradeView } from "@tp/domain/api";
 import { findAsset, findExpiration } from "@tp/domain/catalogue";
-import { centsFromDollars, formatUsdFromCents } from "@tp/domain/money";
+import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
 import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  type IdempotencyKey,
-} from "../http/idempotency.ts";
-import {
-  houseAccountCode,
-  InsufficientFundsError,
-  postEntry,
-  systemAccountId,
-  traderAccountId,
-  traderBalances,
-} from "../ledger/ledger.ts";
-import { insertTrade, tradeView } from "./trades.ts";
-import { publishBalances } from "./trading-events.ts";
+import type { IdempotencyKey } from "../http/idempotency.ts";
+import { houseAccountCode } from "../ledger/ledger.ts";
+import { type TradeRow, tradeView } from "./trades.ts";
 
 /** A price older than this means the market is closed (or the feed is down) for the asset. */
 export const stale_price_ms = 10_000;
@@ -30,9 +18,11 @@ export interface PlaceTradeReply {
 }
 
 /**
- * Places a trade at the price in force now (PRODUCT.md D1): one transaction debits the
- * stake by the ledger's guarded update (never below zero, whatever the concurrency) and
- * inserts the trade with its entry price, tick time, feed, payout and expiry.
+ * Places a trade at the price in force now (PRODUCT.md D1): one call of the database's
+ * `place_trade` (migration 005) debits the stake by the ledger's guarded update (never below
+ * zero, whatever the concurrency), inserts the trade with its entry price, tick time, feed,
+ * payout and expiry, its journal entry and the Idempotency-Key's reply, atomically, in one
+ * round trip. The reply is built here, before the call, so the key can store it.
  */
 export async function placeTrade(
   context: AppContext,
@@ -57,85 +47,122 @@ export async function placeTrade(
   if (!tick || now.getTime() - tick.at > stale_price_ms) {
     throw new AppError("MARKET_CLOSED", tradeMessages.marketClosed);
   }
-  // A first, unlocked look at the balance: a trader without the money hears that before
-  // anything else. The guarded debit below is what actually decides.
-  const balances = await traderBalances(database, userId);
-  if ((input.is_practice ? balances.practice_cents : balances.real_cents) < stakeCents) {
-    throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
-  }
-  if (
+  // Decided here, applied by the database only once the money is known to be there, so a
+  // trader without the money hears "Insufficient balance" first.
+  const refusal =
     !input.is_practice &&
     tick.source === "simulated" &&
     !config.ALLOW_REAL_TRADING_ON_SIMULATED_PRICES
-  ) {
-    throw new AppError("SIMULATED_PRICES_REAL_ACCOUNT", tradeMessages.simulatedRealRefused);
-  }
+      ? "SIMULATED_PRICES_REAL_ACCOUNT"
+      : null;
 
-  const reply = await database.transaction(async (transaction): Promise<PlaceTradeReply> => {
-    if (idempotency) {
-      const claim = await claimIdempotencyKey(transaction, userId, idempotency, now);
-      if (claim.kind === "replay") {
-        return {
-          statusCode: claim.statusCode,
-          body: claim.body as PlaceTradeReply["body"],
-          replayed: true,
-        };
-      }
-    }
-    // The trade row first, so the stake's journal entry can name it; if the debit fails
-    // the whole transaction, row included, rolls back.
-    const trade = await insertTrade(transaction, {
-      userId,
-      isPractice: input.is_practice,
-      asset: asset.symbol,
-      direction: input.type,
-      stakeCents,
-      durationSeconds: expiration.seconds,
-      payoutPercent: expiration.payoutPercent,
-      entryPrice: tick.price,
-      entryAt: new Date(tick.at),
-      feed: tick.source,
-      startTime: now,
-      expiresAt: new Date(now.getTime() + expiration.seconds * 1000),
-    });
-    const accountCode = input.is_practice ? "practice" : "real";
-    try {
-      await postEntry(transaction, {
-        kind: "trade_stake",
-        reference: `trade:${trade.id}`,
-        at: now,
-        postings: [
-          {
-            accountId: await traderAccountId(transaction, userId, accountCode),
-            amountCents: -stakeCents,
-          },
-          {
-            accountId: await systemAccountId(
-              transaction,
-              houseAccountCode(input.is_practice, userId),
-            ),
-            amountCents: stakeCents,
-          },
+  const trade: TradeRow = {
+    id: 0, // set by the database
+    user_id: userId,
+    is_practice: input.is_practice,
+    asset: asset.symbol,
+    direction: input.type,
+    stake_cents: stakeCents,
+    duration_seconds: expiration.seconds,
+    payout_percent: expiration.payoutPercent,
+    entry_price: tick.price,
+    entry_at: new Date(tick.at),
+    feed: tick.source,
+    start_time: now,
+    expires_at: new Date(now.getTime() + expiration.seconds * 1000),
+    ...unsettled,
+  };
+  const body = {
+    status: "success" as const,
+    message: tradeMessages.placed,
+    data: { trade: tradeView(trade) },
+  };
+
+  let result: PlaceTradeResult;
+  try {
+    result = (
+      await database.query<PlaceTradeResult>(
+        `SELECT * FROM place_trade($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                                   $15, $16, $17)`,
+        [
+          userId,
+          trade.is_practice,
+          trade.asset,
+          trade.direction,
+          stakeCents,
+          trade.duration_seconds,
+          trade.payout_percent,
+          trade.entry_price,
+          trade.entry_at,
+          trade.feed,
+          trade.start_time,
+          trade.expires_at,
+          houseAccountCode(input.is_practice, userId),
+          refusal,
+          idempotency?.key ?? null,
+          idempotency?.requestHash ?? null,
+          idempotency ? JSON.stringify(body) : null,
         ],
-      });
-    } catch (error) {
-      if (error instanceof InsufficientFundsError) {
-        throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
-      }
-      throw error;
+      )
+    ).rows[0]!;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === insufficient_funds_sqlstate) {
+      throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
     }
-    const body = {
-      status: "success" as const,
-      message: tradeMessages.placed,
-      data: { trade: tradeView(trade) },
-    };
-    if (idempotency) await completeIdempotencyKey(transaction, userId, idempotency, 201, body);
-    return { statusCode: 201, body, replayed: false };
-  });
-
-  if (!reply.replayed) {
-    bus.publish({ type: "trade", userId, trade: reply.body.data.trade });
-    await publishBalances(context, [userId]);
+    if (code === refused_sqlstate) {
+      throw new AppError("SIMULATED_PRICES_REAL_ACCOUNT", tradeMessages.simulatedRealRefused);
+    }
+    throw error;
   }
-  return reply;
+
+  if (result.outcome === "replay") {
+    if (idempotency && result.stored_hash !== idempotency.requestHash) {
+      throw new AppError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "This Idempotency-Key was already used for a different request",
+      );
+    }
+    return {
+      statusCode: result.stored_status!,
+      body: result.stored_body as PlaceTradeReply["body"],
+      replayed: true,
+    };
+  }
+
+  body.data.trade.id = result.trade_id!;
+  bus.publish({ type: "trade", userId, trade: body.data.trade });
+  bus.publish({
+    type: "balance",
+    userId,
+    account_balance: dollarsFromCents(result.real_cents!),
+    practice_balance: dollarsFromCents(result.practice_cents!),
+  });
+  return { statusCode: 201, body, replayed: false };
 }
+
+/** SQLSTATEs raised by place_trade (migration 005). */
+const insufficient_funds_sqlstate = "TP001";
+const refused_sqlstate = "TP002";
+
+interface PlaceTradeResult {
+  outcome: "placed" | "replay";
+  trade_id: number | null;
+  real_cents: number | null;
+  practice_cents: number | null;
+  stored_status: number | null;
+  stored_body: unknown;
+  stored_hash: string | null;
+}
+
+const unsettled = {
+  status: "open",
+  exit_price: null,
+  exit_at: null,
+  exit_feed: null,
+  credit_cents: null,
+  settled_at: null,
+  settlement_lag_ms: null,
+  settlement_note: null,
+  audit_ticks: null,
+} as const;

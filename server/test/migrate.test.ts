@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { readMigrations, splitStatements } from "../src/db/migrate.ts";
+
+describe("splitStatements", () => {
+  it("splits at semicolons that end a line, dropping comment lines", () => {
+    expect(
+      splitStatements("-- a note\nCREATE TABLE a (x int);\nINSERT INTO a VALUES (1);\n"),
+    ).toEqual(["CREATE TABLE a (x int)", "INSERT INTO a VALUES (1)"]);
+  });
+
+  it("keeps a dollar-quoted function body whole, semicolons and comments included", () => {
+    const body = [
+      "CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $$",
+      "BEGIN",
+      "  -- inside the body",
+      "  PERFORM 1;",
+      "  RETURN 2;",
+      "END",
+      "$$;",
+    ].join("\n");
+    expect(splitStatements(`${body}\nSELECT f();`)).toEqual([body.replace(/;$/, ""), "SELECT f()"]);
+  });
+
+  it("gives every landed migration whole statements (no body cut in two)", () => {
+    for (const migration of readMigrations()) {
+      for (const statement of splitStatements(migration.sql)) {
+        expect((statement.match(/\$\$/g)?.length ?? 0) % 2, migration.name).toBe(0);
+      }
+    }
+  });
+});

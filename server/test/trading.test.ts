@@ -370,6 +370,13 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     expect(settled.exit_price).toBe(155.001);
     expect(await platform.context.settlement.settleDue()).toBe(0);
     expect((await balances(trader.token)).practice_balance).toBe(10085);
+
+    // The audit was stored at settlement: it survives the raw ticks being pruned away.
+    await platform.database.query("DELETE FROM price_ticks WHERE symbol = $1", [symbol]);
+    await platform.restart();
+    http = httpClient(platform.baseUrl);
+    const { audit } = (await http.get(`/api/v1/trades/${trade.id}`, trader.token)).body.data;
+    expect(audit.entry_ticks.map((tick: { price: number }) => tick.price)).toContain(155.123);
   });
 });
 

@@ -4,15 +4,15 @@ import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
-import { type EntryInput, houseAccountCode, postEntries } from "../ledger/ledger.ts";
+import { houseAccountCode } from "../ledger/ledger.ts";
 import { tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
-import { ticksAround } from "../prices/ticks-around.ts";
+import { type AuditTick, auditSecondOf, auditWindowTicks } from "../prices/ticks-around.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
-import { publishBalances } from "./trading-events.ts";
+import { publishBalanceRows } from "./trading-events.ts";
 
 /** Trades claimed per transaction. */
-export const settlement_batch_max = 500;
+export const settlement_batch_max = 2_000;
 /**
  * How long after an expiry a late tick (stamped at or before it) may still arrive. Before
  * this, a trade settles only once a tick after its expiry shows the price in force is final.
@@ -50,6 +50,7 @@ interface SettlementDependencies {
  */
 export function startSettlement(dependencies: SettlementDependencies): Settlement {
   const { database, clock, log } = dependencies;
+  const houseIds = houseAccountIds();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let stopped = false;
@@ -68,21 +69,12 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   async function settleDue(): Promise<number> {
     let settledTotal = 0;
     for (;;) {
-      const { settled, claimed, skipped } = await settleBatch(dependencies);
+      const { settled, claimed, skipped, balances } = await settleBatch(dependencies, houseIds);
       settledTotal += settled.length;
-      if (settled.length > 0) {
-        for (const trade of settled) {
-          dependencies.bus.publish({
-            type: "trade",
-            userId: trade.user_id,
-            trade: tradeView(trade),
-          });
-        }
-        await publishBalances(
-          dependencies,
-          settled.map((trade) => trade.user_id),
-        );
+      for (const trade of settled) {
+        dependencies.bus.publish({ type: "trade", userId: trade.user_id, trade: tradeView(trade) });
       }
+      publishBalanceRows(dependencies.bus, balances ?? []);
       if (claimed < settlement_batch_max || skipped > 0 || stopped) return settledTotal;
     }
   }
@@ -130,51 +122,47 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   };
 }
 
-async function settleBatch(dependencies: SettlementDependencies) {
+/** A claimed trade with the ledger account its credit would go to. */
+type ClaimedTrade = TradeRow & { account_id: number };
+
+interface Decided {
+  trade: ClaimedTrade;
+  outcome: "won" | "lost" | "tie";
+  exit: Tick | null;
+  creditCents: number;
+  note: string | null;
+}
+
+/**
+ * One batch: claim, decide in memory, then one call of the database's `settle_trades`
+ * (migration 006) that writes the outcomes, the journal entries, the balances and the audit
+ * windows. Three round trips in all, whatever the batch's size.
+ */
+async function settleBatch(dependencies: SettlementDependencies, houseIds: HouseAccountIds) {
   const { database, clock, store, log } = dependencies;
   return database.transaction(async (transaction) => {
-    const now = clock.now();
-    const due = await transaction.query<TradeRow>(
-      `SELECT * FROM trades WHERE status = 'open' AND expires_at <= $1
-       ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [now, settlement_batch_max],
+    const claimedAt = clock.now();
+    const due = await transaction.query<ClaimedTrade>(
+      `SELECT t.*, a.id AS account_id FROM trades t
+       JOIN ledger_accounts a ON a.user_id = t.user_id AND a.currency = 'USD'
+        AND a.code = CASE WHEN t.is_practice THEN 'practice' ELSE 'real' END
+       WHERE t.status = 'open' AND t.expires_at <= $1
+       ORDER BY t.expires_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+      [claimedAt, settlement_batch_max],
     );
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0, skipped: 0 };
+    const house = await houseIds.get(transaction);
 
-    const houseAccounts = await transaction.query<{ id: number; code: string }>(
-      "SELECT id, code FROM ledger_accounts WHERE user_id IS NULL AND code LIKE 'house:%:%'",
-    );
-    const houseIds = new Map(houseAccounts.rows.map((row) => [row.code, row.id]));
-    const traderAccounts = await transaction.query<{
-      id: number;
-      user_id: number;
-      code: "real" | "practice";
-    }>(
-      `SELECT id, user_id, code FROM ledger_accounts WHERE user_id = ANY($1::bigint[]) AND currency = 'USD'`,
-      [[...new Set(due.rows.map((trade) => trade.user_id))]],
-    );
-    const traderAccountIds = new Map(
-      traderAccounts.rows.map((row) => [`${row.user_id}:${row.code}`, row.id]),
-    );
-
-    // Many trades of a batch share an asset and an expiry second: look each price up once.
+    // Many trades of a batch share an asset and an expiry instant: look each price up once.
     const exitCache = new Map<string, Tick | null | "wait">();
-    const entries: EntryInput[] = [];
-    const updates: Array<{
-      trade: TradeRow;
-      outcome: "won" | "lost" | "tie";
-      exit: Tick | null;
-      creditCents: number;
-      note: string | null;
-      audit: unknown;
-    }> = [];
+    const decided: Decided[] = [];
     let skipped = 0;
     for (const trade of due.rows) {
       const expiresAtMs = trade.expires_at.getTime();
       const cacheKey = `${trade.asset}@${expiresAtMs}`;
       let exit = exitCache.get(cacheKey);
       if (exit === undefined) {
-        exit = await exitTick(transaction, store, trade, now.getTime());
+        exit = await exitTick(transaction, store, trade, claimedAt.getTime());
         exitCache.set(cacheKey, exit);
       }
       if (exit === "wait") {
@@ -191,59 +179,112 @@ async function settleBatch(dependencies: SettlementDependencies) {
         log.warn({ tradeId: trade.id, asset: trade.asset }, "no exit price: trade refunded");
       }
       const creditCents = settlementCreditCents(outcome, trade.stake_cents, trade.payout_percent);
-      if (creditCents > 0) {
-        const code = trade.is_practice ? "practice" : "real";
-        const traderAccountId = traderAccountIds.get(`${trade.user_id}:${code}`);
-        if (traderAccountId === undefined)
-          throw new Error(`user ${trade.user_id} has no ${code} account`);
-        entries.push({
-          kind: outcome === "won" ? "trade_payout" : "trade_refund",
-          reference: `trade:${trade.id}`,
-          at: now,
-          postings: [
-            {
-              accountId: houseIds.get(houseAccountCode(trade.is_practice, trade.user_id))!,
-              amountCents: -creditCents,
-            },
-            { accountId: traderAccountId, amountCents: creditCents },
-          ],
-        });
-      }
-      const audit = await auditTicks(transaction, store, trade, expiresAtMs);
-      updates.push({ trade, outcome, exit, creditCents, note, audit });
+      decided.push({ trade, outcome, exit, creditCents, note });
     }
-
-    await postEntries(transaction, entries);
-    if (updates.length === 0)
+    if (decided.length === 0)
       return { settled: [] as TradeRow[], claimed: due.rows.length, skipped };
-    const updated = await transaction.query<TradeRow>(
-      `UPDATE trades t SET status = u.status, exit_price = u.exit_price, exit_at = u.exit_at,
-         exit_feed = u.exit_feed, credit_cents = u.credit_cents, settled_at = $1,
-         settlement_lag_ms = u.lag_ms, settlement_note = u.note, audit_ticks = u.audit::jsonb
-       FROM unnest($2::bigint[], $3::text[], $4::float8[], $5::timestamptz[], $6::text[], $7::bigint[],
-                   $8::int[], $9::text[], $10::text[])
-         AS u(id, status, exit_price, exit_at, exit_feed, credit_cents, lag_ms, note, audit)
-       WHERE t.id = u.id AND t.status = 'open'
-       RETURNING t.*`,
+
+    const windows = await auditWindows(transaction, store, decided);
+    const credited = decided.filter((item) => item.creditCents > 0);
+    const userIds = [...new Set(decided.map((item) => item.trade.user_id))];
+    // The lag is taken as late as possible: just before the call that commits the batch.
+    const settledAt = clock.now();
+    const lagsMs = decided.map((item) =>
+      Math.max(0, settledAt.getTime() - item.trade.expires_at.getTime()),
+    );
+    const balances = await transaction.query<{
+      balance_user_id: number;
+      real_cents: number;
+      practice_cents: number;
+    }>(
+      `SELECT * FROM settle_trades($1::bigint[], $2::text[], $3::float8[], $4::timestamptz[],
+         $5::text[], $6::bigint[], $7::int[], $8::text[], $9, $10::bigint[], $11::text[],
+         $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[], $16::text[],
+         $17::timestamptz[], $18::text[])`,
       [
-        now,
-        updates.map((update) => update.trade.id),
-        updates.map((update) => update.outcome),
-        updates.map((update) => update.exit?.price ?? null),
-        updates.map((update) => (update.exit ? new Date(update.exit.at).toISOString() : null)),
-        updates.map((update) => update.exit?.source ?? null),
-        updates.map((update) => update.creditCents),
-        updates.map((update) => Math.max(0, now.getTime() - update.trade.expires_at.getTime())),
-        updates.map((update) => update.note),
-        updates.map((update) => JSON.stringify(update.audit)),
+        decided.map((item) => item.trade.id),
+        decided.map((item) => item.outcome),
+        decided.map((item) => item.exit?.price ?? null),
+        decided.map((item) => (item.exit ? new Date(item.exit.at).toISOString() : null)),
+        decided.map((item) => item.exit?.source ?? null),
+        decided.map((item) => item.creditCents),
+        lagsMs,
+        decided.map((item) => item.note),
+        settledAt,
+        credited.map((item) => item.trade.id),
+        credited.map((item) => (item.outcome === "won" ? "trade_payout" : "trade_refund")),
+        credited.map((item) => item.trade.account_id),
+        credited.map((item) =>
+          house.id(houseAccountCode(item.trade.is_practice, item.trade.user_id)),
+        ),
+        credited.map((item) => item.creditCents),
+        userIds,
+        windows.map((window) => window.symbol),
+        windows.map((window) => new Date(window.secondMs).toISOString()),
+        windows.map((window) => JSON.stringify(window.ticks)),
       ],
     );
-    // Claimed FOR UPDATE while open: none can be missing; if one ever were, roll it all back.
-    if (updated.rowCount !== updates.length) {
-      throw new Error(`settled ${updated.rowCount} of ${updates.length} claimed trades`);
-    }
-    return { settled: updated.rows, claimed: due.rows.length, skipped };
+
+    const settled: TradeRow[] = decided.map((item, index) => {
+      const { account_id: _accountId, ...trade } = item.trade;
+      return {
+        ...trade,
+        status: item.outcome,
+        exit_price: item.exit?.price ?? null,
+        exit_at: item.exit ? new Date(item.exit.at) : null,
+        exit_feed: item.exit?.source ?? null,
+        credit_cents: item.creditCents,
+        settled_at: settledAt,
+        settlement_lag_ms: lagsMs[index]!,
+        settlement_note: item.note,
+      };
+    });
+    return { settled, claimed: due.rows.length, skipped, balances: balances.rows };
   });
+}
+
+/** The house shards' account ids: system accounts never change, so read once per process. */
+interface HouseAccountIds {
+  get(queryable: Queryable): Promise<{ id(code: string): number }>;
+}
+
+function houseAccountIds(): HouseAccountIds {
+  let ids: Map<string, number> | null = null;
+  return {
+    async get(queryable) {
+      if (!ids) {
+        const rows = await queryable.query<{ id: number; code: string }>(
+          "SELECT id, code FROM ledger_accounts WHERE user_id IS NULL AND code LIKE 'house:%:%'",
+        );
+        ids = new Map(rows.rows.map((row) => [row.code, row.id]));
+      }
+      const known = ids;
+      return {
+        id(code) {
+          const id = known.get(code);
+          if (id === undefined) throw new Error(`system account ${code} is missing`);
+          return id;
+        },
+      };
+    },
+  };
+}
+
+/** The audit windows (migration 006) of every second a batch's trades entered or expired in. */
+async function auditWindows(transaction: Queryable, store: PriceStore, decided: Decided[]) {
+  const keys = new Map<string, { symbol: string; secondMs: number }>();
+  for (const { trade } of decided) {
+    for (const atMs of [trade.entry_at.getTime(), trade.expires_at.getTime()]) {
+      const secondMs = auditSecondOf(atMs);
+      keys.set(`${trade.asset}@${secondMs}`, { symbol: trade.asset, secondMs });
+    }
+  }
+  const windows: Array<{ symbol: string; secondMs: number; ticks: AuditTick[] }> = [];
+  for (const { symbol, secondMs } of keys.values()) {
+    const ticks = await auditWindowTicks(store, transaction, symbol, secondMs);
+    windows.push({ symbol, secondMs, ticks: ticks.map(({ price, at }) => ({ price, at })) });
+  }
+  return windows;
 }
 
 /**
@@ -267,17 +308,4 @@ async function exitTick(
   if (nowMs - expiresAtMs < settlement_grace_ms && !store.hasTickAfter(trade.asset, expiresAtMs))
     return "wait";
   return (await tickInForceFromDatabase(transaction, trade.asset, trade.expires_at)) ?? null;
-}
-
-async function auditTicks(
-  transaction: Queryable,
-  store: PriceStore,
-  trade: TradeRow,
-  expiresAtMs: number,
-) {
-  const compact = (ticks: Tick[]) => ticks.map((tick) => ({ price: tick.price, at: tick.at }));
-  return {
-    entry: compact(await ticksAround(store, transaction, trade.asset, trade.entry_at.getTime())),
-    exit: compact(await ticksAround(store, transaction, trade.asset, expiresAtMs)),
-  };
 }

@@ -13,10 +13,10 @@ import { requireSession, sessionOf } from "../http/authenticate.ts";
 import { notFound } from "../http/errors.ts";
 import { idempotencyKeyOf } from "../http/idempotency.ts";
 import { failureResponses } from "../http/replies.ts";
-import { ticksAround } from "../prices/ticks-around.ts";
+import { auditSecondOf, ticksAround, ticksAroundIn } from "../prices/ticks-around.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
 import { placeTrade } from "./place-trade.ts";
-import { findUserTrade, tradeHistoryPage, tradeView } from "./trades.ts";
+import { findUserTrade, storedAuditWindow, tradeHistoryPage, tradeView } from "./trades.ts";
 
 export const history_page_size_max = 100;
 
@@ -123,17 +123,22 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
         request.params.id,
       );
       if (!trade) throw notFound();
-      const window = async (centerMs: number) =>
-        (await ticksAround(context.marketData.store, context.database, trade.asset, centerMs)).map(
-          (tick) => ({
-            price: tick.price,
-            at: new Date(tick.at).toISOString(),
-          }),
-        );
-      // Settled trades carry the ticks frozen at settlement; open ones are read live.
-      const frozen = trade.audit_ticks;
       const toView = (ticks: Array<{ price: number; at: number }>) =>
         ticks.map((tick) => ({ price: tick.price, at: new Date(tick.at).toISOString() }));
+      // Settled trades are audited from the ticks stored at settlement (per trade before
+      // migration 006, per symbol and second since); open ones are read live.
+      const frozen = trade.audit_ticks;
+      const window = async (centerMs: number) => {
+        const stored = await storedAuditWindow(
+          context.database,
+          trade.asset,
+          auditSecondOf(centerMs),
+        );
+        if (stored) return toView(ticksAroundIn(stored, centerMs));
+        return toView(
+          await ticksAround(context.marketData.store, context.database, trade.asset, centerMs),
+        );
+      };
       return {
         status: "success" as const,
         data: {

@@ -128,3 +128,16 @@ export async function tradeHistoryPage(
   );
   return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
 }
+
+/** The stored audit window of one second of one symbol (migration 006), or null. */
+export async function storedAuditWindow(
+  queryable: Queryable,
+  symbol: string,
+  secondMs: number,
+): Promise<Array<{ price: number; at: number }> | null> {
+  const result = await queryable.query<{ ticks: Array<{ price: number; at: number }> }>(
+    "SELECT ticks FROM trade_audit_windows WHERE symbol = $1 AND second = $2",
+    [symbol, new Date(secondMs)],
+  );
+  return result.rows[0]?.ticks ?? null;
+}

@@ -224,7 +224,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
       (performance.now() - wallBefore) / 1000,
     );
     const waits = await activity.stop();
-    const probe = await server.call("probeReport", { kindPrefix: "INSERT INTO trades" });
+    const probe = await server.call("probeReport", { kindPrefix: "SELECT * FROM place_trade(" });
     const memoryAfterMax = processMemoryMiB(server.pid);
 
     const maxRate = maxPass.latenciesMs.length / maxPass.elapsedS;

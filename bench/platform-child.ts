@@ -38,13 +38,16 @@ const databaseUrl = platform.context.config.DATABASE_URL ?? "";
 // --- instrumentation -------------------------------------------------------------------
 
 // Every house account: the original two and, since migration 003, their shards.
-const houseAccountIds = new Set<number>(
-  (
-    await database.query<{ id: number }>(
-      "SELECT id FROM ledger_accounts WHERE user_id IS NULL AND code LIKE 'house:%'",
-    )
-  ).rows.map((row) => row.id),
-);
+const houseAccounts = (
+  await database.query<{ id: number; code: string }>(
+    "SELECT id, code FROM ledger_accounts WHERE user_id IS NULL AND code LIKE 'house:%'",
+  )
+).rows;
+const houseAccountIds = new Set<number>(houseAccounts.map((row) => row.id));
+const houseAccountIdByCode = new Map(houseAccounts.map((row) => [row.code, row.id]));
+
+/** The first statement of a settlement batch (server/src/trading/settlement.ts). */
+const settlement_claim_prefix = "SELECT t.*, a.id AS account_id FROM trades t";
 
 interface TransactionRecord {
   start: number;
@@ -77,6 +80,15 @@ function countStatement(sql: string) {
 
 /** The house rows a ledger statement locks: its guarded UPDATE, or a SELECT … FOR UPDATE. */
 function houseRowsLocked(sql: string, params: unknown[] | undefined): number[] {
+  // place_trade (migration 005) takes the house code; settle_trades (006) the credited ids.
+  if (sql.includes("place_trade(")) {
+    const id = houseAccountIdByCode.get(String(params?.[12]));
+    return id === undefined ? [] : [id];
+  }
+  if (sql.includes("settle_trades(")) {
+    const ids = Array.isArray(params?.[12]) ? (params[12] as unknown[]).map(Number) : [];
+    return [...new Set(ids)].filter((id) => houseAccountIds.has(id));
+  }
   if (sql.includes("UPDATE ledger_accounts SET balance_cents")) {
     const id = Number(params?.[1]);
     return houseAccountIds.has(id) ? [id] : [];
@@ -92,8 +104,43 @@ const originalQuery = database.query.bind(database);
 const originalTransaction = database.transaction.bind(database);
 database.query = <Row = Record<string, unknown>>(sql: string, params?: unknown[]) => {
   countStatement(sql);
+  // place_trade is one statement outside any explicit transaction (atomic by itself): time
+  // it as a transaction, its house row held (at most) from the call to its reply.
+  if (sql.includes("place_trade(")) return timedStatement<Row>(sql, params);
   return originalQuery<Row>(sql, params);
 };
+
+async function timedStatement<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+  const start = performance.now();
+  const record: TransactionRecord = {
+    start,
+    end: 0,
+    queries: 1,
+    first: statementLabel(sql),
+    firstRows: 0,
+    houseWaitMs: null,
+    houseLockedAt: null,
+    houseIds: houseRowsLocked(sql, params),
+    failed: false,
+  };
+  try {
+    const result = await originalQuery<Row>(sql, params);
+    record.firstRows = result.rowCount;
+    return result;
+  } catch (error) {
+    record.failed = true;
+    throw error;
+  } finally {
+    record.end = performance.now();
+    if (record.houseIds.length > 0 && !record.failed) {
+      // Inside the function the house row is locked after the trader's; from the call on
+      // is an upper bound on how long it was held.
+      record.houseLockedAt = start;
+      record.houseWaitMs = 0;
+    }
+    if (recording && records.length < transaction_records_max) records.push(record);
+  }
+}
 database.transaction = async <T>(work: (transaction: Queryable) => Promise<T>): Promise<T> => {
   const record: TransactionRecord = {
     start: performance.now(),
@@ -395,7 +442,7 @@ async function runSettlement(symbols: string[], deadlineMs: number) {
     lags.push(clockAtStartMs - expiresAtMs + (wallMs - started));
   }
   const batches = records
-    .filter((record) => record.first.startsWith("SELECT * FROM trades WHERE status = 'open'"))
+    .filter((record) => record.first.startsWith(settlement_claim_prefix))
     .filter((record) => record.firstRows > 0)
     .sort((a, b) => a.start - b.start);
   // Two settle passes can run at once (the worker's timer, a wake from place-trade, this
@@ -409,7 +456,7 @@ async function runSettlement(symbols: string[], deadlineMs: number) {
   for (let index = 1; index < ends.length; index++) {
     commitIntervals.push(ends[index]! - ends[index - 1]!);
   }
-  const report = probeReport("SELECT * FROM trades WHERE status = 'open'");
+  const report = probeReport(settlement_claim_prefix);
   const recorded = await database.query<{ p50: number; p99: number; max: number; n: number }>(
     `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY settlement_lag_ms) AS p50,
             percentile_disc(0.99) WITHIN GROUP (ORDER BY settlement_lag_ms) AS p99,
@@ -507,6 +554,7 @@ async function runTickLoop(symbols: string[], intervalMs: number, durationMs: nu
       offered += 1;
     }
     await settleMicrotasks();
+    await settleMicrotasks(); // the stream hub writes each turn's frames in a setImmediate
     if (roundWall.length < 100_000) {
       roundWall.push(performance.now() - roundStarted);
       const cpu = process.cpuUsage(cpuStarted);
@@ -592,6 +640,7 @@ const api = {
     eventLoopDelay.reset();
     return {
       clients: platform.context.stream.clientCount(),
+      stream: platform.context.stream.stats(),
       memory: process.memoryUsage(),
       eventLoopDelayMs: delay,
     };

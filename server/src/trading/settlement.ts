@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
-import { houseAccountCode } from "../ledger/ledger.ts";
+import { house_shards, houseAccountCode } from "../ledger/ledger.ts";
 import { tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { type AuditTick, auditSecondOf, auditWindowTicks } from "../prices/ticks-around.ts";
@@ -44,13 +44,15 @@ interface SettlementDependencies {
  * memory when live, from the price history after a restart; it posts the payout or refund
  * and sets the status in one transaction per batch, and publishes events after commit.
  *
- * One batch is a handful of set-based statements (postEntries, one UPDATE of the trades),
- * not a few per trade. Lock order: postEntries locks every touched account in ascending id
- * order (house accounts first), as place-trade and top-up do, so batches cannot deadlock.
+ * One batch is three round trips whatever its size: the claim, the audit ticks (memory, or
+ * the recorded history after a restart), and one call of `settle_trades` (migration 006),
+ * which locks the credited accounts in the ledger's global order (trader accounts, then
+ * house shards) like every other ledger writer, so batches and place-trade cannot deadlock.
  */
 export function startSettlement(dependencies: SettlementDependencies): Settlement {
   const { database, clock, log } = dependencies;
   const houseIds = houseAccountIds();
+  const storedWindows = storedWindowSizes();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let stopped = false;
@@ -67,9 +69,24 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   }
 
   async function settleDue(): Promise<number> {
+    const partitions = database.kind === "postgres" ? settlement_partitions : 1;
+    const settled = await Promise.all(
+      Array.from({ length: partitions }, (_, index) => settlePartition({ index, partitions })),
+    );
+    return settled.reduce((sum, count) => sum + count, 0);
+  }
+
+  async function settlePartition(partition: Partition): Promise<number> {
     let settledTotal = 0;
     for (;;) {
-      const { settled, claimed, skipped, balances } = await settleBatch(dependencies, houseIds);
+      const { settled, claimed, skipped, balances, windows } = await settleBatch(
+        dependencies,
+        partition,
+        houseIds,
+        storedWindows,
+      );
+      // Committed: these windows need no rewrite until more ticks arrive.
+      for (const window of windows ?? []) storedWindows.remember(window);
       settledTotal += settled.length;
       for (const trade of settled) {
         dependencies.bus.publish({ type: "trade", userId: trade.user_id, trade: tradeView(trade) });
@@ -138,7 +155,12 @@ interface Decided {
  * (migration 006) that writes the outcomes, the journal entries, the balances and the audit
  * windows. Three round trips in all, whatever the batch's size.
  */
-async function settleBatch(dependencies: SettlementDependencies, houseIds: HouseAccountIds) {
+async function settleBatch(
+  dependencies: SettlementDependencies,
+  partition: Partition,
+  houseIds: HouseAccountIds,
+  storedWindows: StoredWindowSizes,
+) {
   const { database, clock, store, log } = dependencies;
   return database.transaction(async (transaction) => {
     const claimedAt = clock.now();
@@ -146,9 +168,9 @@ async function settleBatch(dependencies: SettlementDependencies, houseIds: House
       `SELECT t.*, a.id AS account_id FROM trades t
        JOIN ledger_accounts a ON a.user_id = t.user_id AND a.currency = 'USD'
         AND a.code = CASE WHEN t.is_practice THEN 'practice' ELSE 'real' END
-       WHERE t.status = 'open' AND t.expires_at <= $1
+       WHERE t.status = 'open' AND t.expires_at <= $1 AND t.user_id % $3 = $4
        ORDER BY t.expires_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
-      [claimedAt, settlement_batch_max],
+      [claimedAt, settlement_batch_max, partition.partitions, partition.index],
     );
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0, skipped: 0 };
     const house = await houseIds.get(transaction);
@@ -184,7 +206,9 @@ async function settleBatch(dependencies: SettlementDependencies, houseIds: House
     if (decided.length === 0)
       return { settled: [] as TradeRow[], claimed: due.rows.length, skipped };
 
-    const windows = await auditWindows(transaction, store, decided);
+    const windows = (await auditWindows(transaction, store, decided)).filter((window) =>
+      storedWindows.needsWrite(window),
+    );
     const credited = decided.filter((item) => item.creditCents > 0);
     const userIds = [...new Set(decided.map((item) => item.trade.user_id))];
     // The lag is taken as late as possible: just before the call that commits the batch.
@@ -239,8 +263,50 @@ async function settleBatch(dependencies: SettlementDependencies, houseIds: House
         settlement_note: item.note,
       };
     });
-    return { settled, claimed: due.rows.length, skipped, balances: balances.rows };
+    return { settled, claimed: due.rows.length, skipped, balances: balances.rows, windows };
   });
+}
+
+/**
+ * Settlement runs this many batches at once on PostgreSQL, each on the trades of its own
+ * traders (user id modulo the count). The count divides `house_shards`, so the batches
+ * touch disjoint trader and house accounts and never wait for each other's row locks.
+ */
+export const settlement_partitions = 2;
+
+if (house_shards % settlement_partitions !== 0) {
+  throw new Error("settlement_partitions must divide house_shards");
+}
+
+interface Partition {
+  index: number;
+  partitions: number;
+}
+
+type AuditWindow = { symbol: string; secondMs: number; ticks: AuditTick[] };
+
+/**
+ * The tick counts of the audit windows this process has committed: a window is written
+ * again only when it has grown, so batches of one busy second do not all rewrite (and
+ * queue on) the same rows.
+ */
+interface StoredWindowSizes {
+  needsWrite(window: AuditWindow): boolean;
+  remember(window: AuditWindow): void;
+}
+
+const stored_window_sizes_max = 10_000;
+
+function storedWindowSizes(): StoredWindowSizes {
+  const sizes = new Map<string, number>();
+  const keyOf = (window: AuditWindow) => `${window.symbol}@${window.secondMs}`;
+  return {
+    needsWrite: (window) => (sizes.get(keyOf(window)) ?? -1) < window.ticks.length,
+    remember(window) {
+      if (sizes.size >= stored_window_sizes_max) sizes.clear();
+      sizes.set(keyOf(window), Math.max(sizes.get(keyOf(window)) ?? 0, window.ticks.length));
+    },
+  };
 }
 
 /** The house shards' account ids: system accounts never change, so read once per process. */
@@ -279,7 +345,7 @@ async function auditWindows(transaction: Queryable, store: PriceStore, decided: 
       keys.set(`${trade.asset}@${secondMs}`, { symbol: trade.asset, secondMs });
     }
   }
-  const windows: Array<{ symbol: string; secondMs: number; ticks: AuditTick[] }> = [];
+  const windows: AuditWindow[] = [];
   for (const { symbol, secondMs } of keys.values()) {
     const ticks = await auditWindowTicks(store, transaction, symbol, secondMs);
     windows.push({ symbol, secondMs, ticks: ticks.map(({ price, at }) => ({ price, at })) });

@@ -8,6 +8,7 @@ import type { MarketData } from "./prices/market-data.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import type { StreamHub } from "./stream/stream-hub.ts";
 import type { Settlement } from "./trading/settlement.ts";
+import type { TradeBatcher } from "./trading/trade-batcher.ts";
 
 /** What every route module is given: the process's single instances of each part. */
 export interface AppContext {
@@ -20,5 +21,6 @@ export interface AppContext {
   bus: EventBus;
   marketData: MarketData;
   settlement: Settlement;
+  tradeBatcher: TradeBatcher;
   stream: StreamHub;
 }

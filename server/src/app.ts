@@ -9,6 +9,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from "fastify-type-provider-zod";
+import { ensureFirstAdmin } from "./admin/first-admin.ts";
 import type { AppContext } from "./app-context.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -25,6 +26,7 @@ import { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { apiRoutePlugins } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
 import { startSettlement } from "./trading/settlement.ts";
+import { createTradeBatcher } from "./trading/trade-batcher.ts";
 import { serveWebApp } from "./web/serve-web-app.ts";
 
 /** JSON bodies above this are refused with 413 before they are parsed. */
@@ -123,6 +125,10 @@ export async function buildApp(options: {
     await bus.close();
   });
 
+  // PRODUCT.md D7: a platform nobody can operate is not one. A start that finds no admin
+  // makes the first (from ADMIN_EMAIL / ADMIN_PASSWORD, or with a one-time password).
+  await ensureFirstAdmin({ database, config, clock }, app.log.child({ module: "admin" }));
+
   const context: AppContext = {
     config,
     database,
@@ -133,6 +139,7 @@ export async function buildApp(options: {
     bus,
     marketData,
     settlement,
+    tradeBatcher: createTradeBatcher(database),
     stream,
   };
 

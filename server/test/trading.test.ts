@@ -302,6 +302,52 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     expect((await balances(trader.token)).practice_balance).toBe(0);
   });
 
+  it("one Idempotency-Key sent many times at once places one trade; the rest replay it", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0815, 300);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        http.request("POST", "/api/v1/place-trade", {
+          json: practiceTrade,
+          token: trader.token,
+          headers: { "idempotency-key": "burst-1" },
+        }),
+      ),
+    );
+    expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 201));
+    const replayed = replies.filter((reply) => reply.headers.get("idempotency-replayed"));
+    expect(replayed).toHaveLength(19);
+    const ids = new Set(replies.map((reply) => reply.body.data.trade.id));
+    expect(ids.size).toBe(1);
+    expect((await balances(trader.token)).practice_balance).toBe(10_000 - practiceTrade.amount);
+  });
+
+  it("requests batched together keep their own outcomes: short, refused, placed", async () => {
+    const rich = await signedInTrader(platform);
+    const short = await signedInTrader(platform);
+    await creditReal(platform, rich.user.id, 500_00);
+    await advanceWithTick(platform, "EURUSD", 1.0816, 300);
+    const replies = await Promise.all([
+      ...Array.from({ length: 30 }, () =>
+        http.post("/api/v1/place-trade", { ...practiceTrade, amount: 1000 }, rich.token),
+      ),
+      // Real account on simulated prices: refused for the trader with the money, and
+      // "Insufficient balance" for the one without.
+      http.post("/api/v1/place-trade", { ...practiceTrade, is_practice: false }, rich.token),
+      http.post("/api/v1/place-trade", { ...practiceTrade, is_practice: false }, short.token),
+      ...Array.from({ length: 30 }, () =>
+        http.post("/api/v1/place-trade", { ...practiceTrade, amount: 2500 }, short.token),
+      ),
+    ]);
+    const codes = replies.map((reply) => reply.body.code ?? reply.status);
+    expect(codes.slice(0, 30).filter((code) => code === 201)).toHaveLength(10);
+    expect(codes[30]).toBe("SIMULATED_PRICES_REAL_ACCOUNT");
+    expect(codes[31]).toBe("INSUFFICIENT_FUNDS");
+    expect(codes.slice(32).filter((code) => code === 201)).toHaveLength(4);
+    expect(await balances(rich.token)).toMatchObject({ practice_balance: 0, account_balance: 500 });
+    expect((await balances(short.token)).practice_balance).toBe(0);
+  });
+
   it("history: practice and real apart, newest first, paginated", async () => {
     const trader = await signedInTrader(platform);
     for (let index = 0; index < 12; index++) {

@@ -18,8 +18,9 @@ export interface PlaceTradeReply {
 }
 
 /**
- * Places a trade at the price in force now (PRODUCT.md D1): one call of the database's
- * `place_trade` (migration 005) debits the stake by the ledger's guarded update (never below
+ * Places a trade at the price in force now (PRODUCT.md D1): the database's `place_trades`
+ * (migration 005), called through the trade batcher with whatever else arrived meanwhile,
+ * debits the stake by the ledger's guarded update (never below
  * zero, whatever the concurrency), inserts the trade with its entry price, tick time, feed,
  * payout and expiry, its journal entry and the Idempotency-Key's reply, atomically, in one
  * round trip. The reply is built here, before the call, so the key can store it.
@@ -30,7 +31,7 @@ export async function placeTrade(
   input: PlaceTradeRequest,
   idempotency: IdempotencyKey | null,
 ): Promise<PlaceTradeReply> {
-  const { database, clock, config, marketData, bus } = context;
+  const { clock, config, marketData, bus, tradeBatcher } = context;
   const asset = findAsset(input.asset)!;
   const expiration = findExpiration(input.duration)!;
   const stakeCents = centsFromDollars(input.amount)!;
@@ -53,7 +54,7 @@ export async function placeTrade(
     !input.is_practice &&
     tick.source === "simulated" &&
     !config.ALLOW_REAL_TRADING_ON_SIMULATED_PRICES
-      ? "SIMULATED_PRICES_REAL_ACCOUNT"
+      ? "simulated prices"
       : null;
 
   const trade: TradeRow = {
@@ -78,44 +79,31 @@ export async function placeTrade(
     data: { trade: tradeView(trade) },
   };
 
-  let result: PlaceTradeResult;
-  try {
-    result = (
-      await database.query<PlaceTradeResult>(
-        `SELECT * FROM place_trade($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                                   $15, $16, $17)`,
-        [
-          userId,
-          trade.is_practice,
-          trade.asset,
-          trade.direction,
-          stakeCents,
-          trade.duration_seconds,
-          trade.payout_percent,
-          trade.entry_price,
-          trade.entry_at,
-          trade.feed,
-          trade.start_time,
-          trade.expires_at,
-          houseAccountCode(input.is_practice, userId),
-          refusal,
-          idempotency?.key ?? null,
-          idempotency?.requestHash ?? null,
-          idempotency ? JSON.stringify(body) : null,
-        ],
-      )
-    ).rows[0]!;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === insufficient_funds_sqlstate) {
-      throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
-    }
-    if (code === refused_sqlstate) {
-      throw new AppError("SIMULATED_PRICES_REAL_ACCOUNT", tradeMessages.simulatedRealRefused);
-    }
-    throw error;
+  const result = await tradeBatcher.submit({
+    user_id: userId,
+    is_practice: trade.is_practice,
+    asset: trade.asset,
+    direction: trade.direction,
+    stake_cents: stakeCents,
+    duration_seconds: trade.duration_seconds,
+    payout_percent: trade.payout_percent,
+    entry_price: trade.entry_price,
+    entry_at: trade.entry_at.toISOString(),
+    feed: trade.feed,
+    start_time: trade.start_time.toISOString(),
+    expires_at: trade.expires_at.toISOString(),
+    house_code: houseAccountCode(input.is_practice, userId),
+    refusal,
+    key: idempotency?.key ?? null,
+    hash: idempotency?.requestHash ?? null,
+    reply: idempotency ? body : null,
+  });
+  if (result.outcome === "insufficient") {
+    throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
   }
-
+  if (result.outcome === "refused") {
+    throw new AppError("SIMULATED_PRICES_REAL_ACCOUNT", tradeMessages.simulatedRealRefused);
+  }
   if (result.outcome === "replay") {
     if (idempotency && result.stored_hash !== idempotency.requestHash) {
       throw new AppError(
@@ -139,20 +127,6 @@ export async function placeTrade(
     practice_balance: dollarsFromCents(result.practice_cents!),
   });
   return { statusCode: 201, body, replayed: false };
-}
-
-/** SQLSTATEs raised by place_trade (migration 005). */
-const insufficient_funds_sqlstate = "TP001";
-const refused_sqlstate = "TP002";
-
-interface PlaceTradeResult {
-  outcome: "placed" | "replay";
-  trade_id: number | null;
-  real_cents: number | null;
-  practice_cents: number | null;
-  stored_status: number | null;
-  stored_body: unknown;
-  stored_hash: string | null;
 }
 
 const unsettled = {

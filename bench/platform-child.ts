@@ -80,10 +80,11 @@ function countStatement(sql: string) {
 
 /** The house rows a ledger statement locks: its guarded UPDATE, or a SELECT … FOR UPDATE. */
 function houseRowsLocked(sql: string, params: unknown[] | undefined): number[] {
-  // place_trade (migration 005) takes the house code; settle_trades (006) the credited ids.
-  if (sql.includes("place_trade(")) {
-    const id = houseAccountIdByCode.get(String(params?.[12]));
-    return id === undefined ? [] : [id];
+  // place_trades (migration 005) names house codes in its items; settle_trades (006) the credited ids.
+  if (sql.includes("place_trades(")) {
+    const items = JSON.parse(String(params?.[0] ?? "[]")) as Array<{ house_code: string }>;
+    const ids = items.map((item) => houseAccountIdByCode.get(item.house_code));
+    return [...new Set(ids)].filter((id): id is number => id !== undefined);
   }
   if (sql.includes("settle_trades(")) {
     const ids = Array.isArray(params?.[12]) ? (params[12] as unknown[]).map(Number) : [];
@@ -104,9 +105,9 @@ const originalQuery = database.query.bind(database);
 const originalTransaction = database.transaction.bind(database);
 database.query = <Row = Record<string, unknown>>(sql: string, params?: unknown[]) => {
   countStatement(sql);
-  // place_trade is one statement outside any explicit transaction (atomic by itself): time
+  // place_trades is one statement outside any explicit transaction (atomic by itself): time
   // it as a transaction, its house row held (at most) from the call to its reply.
-  if (sql.includes("place_trade(")) return timedStatement<Row>(sql, params);
+  if (sql.includes("place_trades(")) return timedStatement<Row>(sql, params);
   return originalQuery<Row>(sql, params);
 };
 

@@ -1,4 +1,5 @@
 import type { SiteContent } from "@tp/domain/site-content";
+import type { SessionLookup } from "./auth/sessions.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
@@ -16,6 +17,7 @@ export interface AppContext {
   database: Database;
   clock: Clock;
   rateLimiter: RateLimiter;
+  sessions: SessionLookup;
   outbox: OutboxDelivery;
   siteContent: SiteContent;
   bus: EventBus;

@@ -1,5 +1,7 @@
 import type { Role } from "@tp/domain/api";
+import type { Clock } from "../clock.ts";
 import type { Queryable } from "../db/database.ts";
+import { createRequestBatcher } from "../db/request-batcher.ts";
 import { hashOpaqueToken, newOpaqueToken } from "./opaque-token.ts";
 
 const day_ms = 24 * 60 * 60 * 1000;
@@ -47,23 +49,74 @@ export async function findSession(
   now: Date,
 ): Promise<Session | null> {
   if (token.length === 0 || token.length > token_length_max) return null;
+  const [session] = await liveSessionsByHash(queryable, [hashOpaqueToken(token)], now);
+  return session ?? null;
+}
+
+/**
+ * The live session of each token hash (null where none), in their order, touching
+ * last_seen_at of those not seen for a while, in one query (and at most one update).
+ */
+async function liveSessionsByHash(
+  queryable: Queryable,
+  hashes: string[],
+  now: Date,
+): Promise<Array<Session | null>> {
   const result = await queryable.query<{
     id: number;
     user_id: number;
     role: Role;
     last_seen_at: Date;
+    token_hash: string;
   }>(
-    `SELECT s.id, s.user_id, u.role, s.last_seen_at
+    `SELECT s.id, s.user_id, u.role, s.last_seen_at, s.token_hash
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.last_seen_at > $3`,
-    [hashOpaqueToken(token), now, new Date(now.getTime() - session_idle_ms)],
+     WHERE s.token_hash = ANY($1::text[]) AND s.revoked_at IS NULL AND s.expires_at > $2
+       AND s.last_seen_at > $3`,
+    [hashes, now, new Date(now.getTime() - session_idle_ms)],
   );
-  const row = result.rows[0];
-  if (!row) return null;
-  if (now.getTime() - row.last_seen_at.getTime() > session_touch_interval_ms) {
-    await queryable.query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2", [now, row.id]);
+  const stale = result.rows
+    .filter((row) => now.getTime() - row.last_seen_at.getTime() > session_touch_interval_ms)
+    .map((row) => row.id);
+  if (stale.length > 0) {
+    await queryable.query("UPDATE sessions SET last_seen_at = $1 WHERE id = ANY($2::bigint[])", [
+      now,
+      stale,
+    ]);
   }
-  return { sessionId: row.id, userId: row.user_id, role: row.role };
+  const byHash = new Map(result.rows.map((row) => [row.token_hash, row]));
+  return hashes.map((hash) => {
+    const row = byHash.get(hash);
+    return row ? { sessionId: row.id, userId: row.user_id, role: row.role } : null;
+  });
+}
+
+/** Finds the live sessions of bearer tokens, many per query under load (RequestBatcher). */
+export interface SessionLookup {
+  find(token: string): Promise<Session | null>;
+}
+
+const session_lookup_batch_max = 200;
+const session_lookups_in_flight_max = 2;
+
+/**
+ * The same answers as `findSession`, for every signed-in request: lookups that arrive while
+ * others run go together in one query, so a busy process does not spend a round trip (and
+ * a connection) per request on its sessions. Nothing is cached: a revoked session is
+ * refused by the very next lookup.
+ */
+export function createSessionLookup(queryable: Queryable, clock: Clock): SessionLookup {
+  const batcher = createRequestBatcher<string, Session | null>({
+    batchMax: session_lookup_batch_max,
+    inFlightMax: session_lookups_in_flight_max,
+    run: (hashes) => liveSessionsByHash(queryable, hashes, clock.now()),
+  });
+  return {
+    async find(token) {
+      if (token.length === 0 || token.length > token_length_max) return null;
+      return batcher.submit(hashOpaqueToken(token));
+    },
+  };
 }
 
 export async function revokeSession(queryable: Queryable, sessionId: number, at: Date) {

@@ -1,7 +1,7 @@
 import { serverMessages } from "@tp/domain/messages";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../app-context.ts";
-import { findSession, type Session } from "../auth/sessions.ts";
+import type { Session } from "../auth/sessions.ts";
 import { AppError, unauthenticated } from "./errors.ts";
 
 declare module "fastify" {
@@ -23,7 +23,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 export function requireSession(context: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
-    const session = token ? await findSession(context.database, token, context.clock.now()) : null;
+    const session = token ? await context.sessions.find(token) : null;
     if (!session) throw unauthenticated();
     request.session = session;
   };

@@ -1,0 +1,81 @@
+/**
+ * Application-level batching of one kind of database call. Requests that arrive while
+ * earlier calls are running wait and go together in the next call: one round trip, one
+ * plan (and, for writes, one commit) for the lot, each request still with its own answer.
+ * With nothing running a request goes at once, alone, so a quiet process pays no extra
+ * latency; under load the batches grow by themselves.
+ */
+export interface RequestBatcher<Request, Answer> {
+  submit(request: Request): Promise<Answer>;
+}
+
+export interface RequestBatcherOptions<Request, Answer> {
+  /** Answers the requests of one batch, in their order (one answer each). */
+  run(requests: Request[]): Promise<Answer[]>;
+  /** Most requests per call: bounds a call's duration (and its locks). */
+  batchMax: number;
+  /**
+   * Calls running at once: more than one, so a call's commit overlaps the next call's
+   * work; few, so requests queue into batches instead of into the connection pool.
+   */
+  inFlightMax: number;
+  /** Requests with the same key never share a call: the later waits for the next one. */
+  exclusiveKey?(request: Request): string | null;
+}
+
+interface Waiting<Request, Answer> {
+  request: Request;
+  resolve(answer: Answer): void;
+  reject(error: unknown): void;
+}
+
+export function createRequestBatcher<Request, Answer>(
+  options: RequestBatcherOptions<Request, Answer>,
+): RequestBatcher<Request, Answer> {
+  let waiting: Array<Waiting<Request, Answer>> = [];
+  let inFlight = 0;
+
+  function flush() {
+    while (inFlight < options.inFlightMax && waiting.length > 0) {
+      const batch: Array<Waiting<Request, Answer>> = [];
+      const later: Array<Waiting<Request, Answer>> = [];
+      const keys = new Set<string>();
+      for (const entry of waiting) {
+        const key = options.exclusiveKey?.(entry.request) ?? null;
+        if (batch.length >= options.batchMax || (key !== null && keys.has(key))) {
+          later.push(entry);
+          continue;
+        }
+        if (key !== null) keys.add(key);
+        batch.push(entry);
+      }
+      waiting = later;
+      inFlight += 1;
+      void run(batch).finally(() => {
+        inFlight -= 1;
+        flush();
+      });
+    }
+  }
+
+  async function run(batch: Array<Waiting<Request, Answer>>) {
+    try {
+      const answers = await options.run(batch.map((entry) => entry.request));
+      if (answers.length !== batch.length) {
+        throw new Error(`a batch of ${batch.length} requests got ${answers.length} answers`);
+      }
+      answers.forEach((answer, index) => batch[index]!.resolve(answer));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  }
+
+  return {
+    submit(request) {
+      return new Promise<Answer>((resolve, reject) => {
+        waiting.push({ request, resolve, reject });
+        flush();
+      });
+    },
+  };
+}

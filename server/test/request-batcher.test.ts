@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { createRequestBatcher } from "../src/db/request-batcher.ts";
+
+/** A run that records each batch and answers when released. */
+function recordingRun() {
+  const batches: number[][] = [];
+  const releases: Array<() => void> = [];
+  return {
+    batches,
+    releaseAll() {
+      for (const release of releases.splice(0)) release();
+    },
+    run: (requests: number[]) =>
+      new Promise<number[]>((resolve) => {
+        batches.push(requests);
+        releases.push(() => resolve(requests.map((request) => request * 10)));
+      }),
+  };
+}
+
+describe("createRequestBatcher", () => {
+  it("sends a lone request at once, then groups what arrives while calls run", async () => {
+    const recorder = recordingRun();
+    const batcher = createRequestBatcher({ run: recorder.run, batchMax: 3, inFlightMax: 1 });
+    const first = batcher.submit(1);
+    expect(recorder.batches).toEqual([[1]]);
+    const rest = [2, 3, 4, 5, 6].map((request) => batcher.submit(request));
+    expect(recorder.batches).toEqual([[1]]);
+    recorder.releaseAll();
+    expect(await first).toBe(10);
+    await Promise.resolve();
+    expect(recorder.batches).toEqual([[1], [2, 3, 4]]);
+    for (let round = 0; round < 3; round++) {
+      recorder.releaseAll();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all(rest)).toEqual([20, 30, 40, 50, 60]);
+    expect(recorder.batches).toEqual([[1], [2, 3, 4], [5, 6]]);
+  });
+
+  it("never puts two requests with one exclusive key in the same call", async () => {
+    const recorder = recordingRun();
+    const batcher = createRequestBatcher({
+      run: recorder.run,
+      batchMax: 10,
+      inFlightMax: 1,
+      exclusiveKey: (request: number) => (request % 2 === 0 ? "even" : null),
+    });
+    const answers = [1, 2, 3, 4, 5].map((request) => batcher.submit(request));
+    for (let round = 0; round < 4; round++) {
+      recorder.releaseAll();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all(answers)).toEqual([10, 20, 30, 40, 50]);
+    expect(recorder.batches).toEqual([[1], [2, 3, 5], [4]]);
+  });
+
+  it("fails every request of a failed call, and goes on with the next", async () => {
+    let calls = 0;
+    const batcher = createRequestBatcher({
+      batchMax: 10,
+      inFlightMax: 1,
+      run: async (requests: number[]) => {
+        calls += 1;
+        if (calls === 2) throw new Error("database gone");
+        return requests;
+      },
+    });
+    const first = batcher.submit(1);
+    const failing = [batcher.submit(2), batcher.submit(3)];
+    expect(await first).toBe(1);
+    for (const answer of failing) await expect(answer).rejects.toThrow("database gone");
+    expect(await batcher.submit(4)).toBe(4);
+  });
+});

@@ -11,6 +11,7 @@ import {
 } from "fastify-type-provider-zod";
 import { ensureFirstAdmin } from "./admin/first-admin.ts";
 import type { AppContext } from "./app-context.ts";
+import { createSessionLookup } from "./auth/sessions.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { loadSiteContent } from "./content/site-content.ts";
@@ -134,6 +135,7 @@ export async function buildApp(options: {
     database,
     clock,
     rateLimiter: new RateLimiter(config.RATE_LIMIT_FACTOR, clock),
+    sessions: createSessionLookup(database, clock),
     outbox,
     siteContent,
     bus,

@@ -38,7 +38,13 @@ export async function startPlatformChild(label: string): Promise<PlatformChild> 
   const logFd = openSync(logFile, "a");
   const child: ChildProcess = fork(childEntry, [], {
     cwd: fileURLToPath(new URL("../..", import.meta.url)),
-    execArgv: ["--import", "tsx", "--expose-gc"],
+    // BENCH_CHILD_NODE_ARGS adds Node flags to the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+    execArgv: [
+      "--import",
+      "tsx",
+      "--expose-gc",
+      ...(process.env.BENCH_CHILD_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+    ],
     env: {
       ...process.env,
       DATABASE_URL: adminDatabaseUrl(),

@@ -4,7 +4,7 @@
 -- arrived while the previous call ran and does their writes in one statement, atomic by
 -- itself; each request still gets its own outcome.
 --
--- Locks follow the ledger's global order (server/src/ledger/ledger.ts): all the batch's
+-- Each item names its house shard (house_code). Locks follow the ledger's global order (server/src/ledger/ledger.ts): all the batch's
 -- trader accounts first, by id, then the house shards, by id, so a batch cannot deadlock
 -- with a settlement batch, a top-up or another place_trades call.
 --

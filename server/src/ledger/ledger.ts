@@ -40,9 +40,18 @@ export type SystemAccountCode =
 /** House shards per account kind (migration 003). */
 export const house_shards = 16;
 
-/** The house shard a trader's stakes and payouts use: always the same one for a trader. */
+/**
+ * The house shard a trader's payouts and refunds come from: always the same one for a
+ * trader, so settlement batches on disjoint groups of traders touch disjoint shards. (Stakes
+ * go to the shard of their place-trade batch instead: see trade-batcher.ts.)
+ */
 export function houseAccountCode(isPractice: boolean, userId: number): SystemAccountCode {
-  return `house:${isPractice ? "practice" : "real"}:${userId % house_shards}`;
+  return houseShardCode(isPractice, userId % house_shards);
+}
+
+/** The code of house shard `shard` (0 ≤ shard < house_shards) of one account kind. */
+export function houseShardCode(isPractice: boolean, shard: number): SystemAccountCode {
+  return `house:${isPractice ? "practice" : "real"}:${shard % house_shards}`;
 }
 
 /**

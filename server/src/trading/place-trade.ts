@@ -5,7 +5,6 @@ import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import type { IdempotencyKey } from "../http/idempotency.ts";
-import { houseAccountCode } from "../ledger/ledger.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
 
 /** A price older than this means the market is closed (or the feed is down) for the asset. */
@@ -92,7 +91,6 @@ export async function placeTrade(
     feed: trade.feed,
     start_time: trade.start_time.toISOString(),
     expires_at: trade.expires_at.toISOString(),
-    house_code: houseAccountCode(input.is_practice, userId),
     refusal,
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,

@@ -1,7 +1,8 @@
 import type { Database } from "../db/database.ts";
 import { createRequestBatcher, type RequestBatcher } from "../db/request-batcher.ts";
+import { house_shards, houseShardCode } from "../ledger/ledger.ts";
 
-/** One place-trade request as `place_trades` (migration 005) takes it. */
+/** One place-trade request as `place_trades` (migration 005) takes it, less its house shard. */
 export interface TradeRequest {
   user_id: number;
   is_practice: boolean;
@@ -15,7 +16,6 @@ export interface TradeRequest {
   feed: string;
   start_time: string;
   expires_at: string;
-  house_code: string;
   /** The caller's reason to refuse once the money is known to be there, or null. */
   refusal: string | null;
   /** Idempotency-Key, the request's hash and the reply to store with it (or nulls). */
@@ -42,6 +42,7 @@ const trade_batches_in_flight_max = 3;
 
 /** Place-trade requests go to `place_trades` in batches (see RequestBatcher). */
 export function createTradeBatcher(database: Database): TradeBatcher {
+  let shard = 0;
   return createRequestBatcher({
     batchMax: trade_batch_max,
     inFlightMax: trade_batches_in_flight_max,
@@ -49,9 +50,20 @@ export function createTradeBatcher(database: Database): TradeBatcher {
     // it finds the first's reply stored.
     exclusiveKey: (request) => (request.key === null ? null : `${request.user_id}\n${request.key}`),
     async run(requests) {
+      // Each call credits all its stakes to one house shard, the next call the next shard:
+      // calls running at once never queue on each other's house row. Which shard holds a
+      // stake does not matter to anyone: the house is the sum of its shards.
+      shard = (shard + 1) % house_shards;
       const result = await database.query<TradeOutcome & { item: number }>(
         "SELECT * FROM place_trades($1::jsonb)",
-        [JSON.stringify(requests)],
+        [
+          JSON.stringify(
+            requests.map((request) => ({
+              ...request,
+              house_code: houseShardCode(request.is_practice, shard),
+            })),
+          ),
+        ],
       );
       return result.rows.sort((a, b) => a.item - b.item);
     },

@@ -1,5 +1,4 @@
 import fastifyCors from "@fastify/cors";
-import fastifyHelmet from "@fastify/helmet";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import { API_BASE_PATH } from "@tp/domain/paths";
@@ -20,6 +19,7 @@ import { createMemoryEventBus, createRedisEventBus, eventChannelFor } from "./ev
 import { createFeeds } from "./feeds/create-feeds.ts";
 import type { Feed } from "./feeds/tick.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
+import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { startOutboxDelivery } from "./mail/outbox.ts";
 import { startMarketData } from "./prices/market-data.ts";
 import { latestCloses } from "./prices/price-history.ts";
@@ -145,7 +145,7 @@ export async function buildApp(options: {
     stream,
   };
 
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -158,6 +158,8 @@ export async function buildApp(options: {
         connectSrc: ["'self'"],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
+        // Staff view PDF receipts and documents inline, from blob: URLs (web/src/admin).
+        frameSrc: ["'self'", "blob:"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -126,8 +126,14 @@ describe("HTTP conventions", () => {
     expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).toContain("object-src 'none'");
+    expect(policy).toContain("frame-src 'self' blob:");
     expect(reply.headers.get("x-content-type-options")).toBe("nosniff");
     expect(reply.headers.get("strict-transport-security")).toBeTruthy();
+    // The same headers on API replies and errors as on pages.
+    const error = await http.get("/api/v1/no-such-route");
+    expect(error.status).toBe(404);
+    expect(error.headers.get("content-security-policy")).toBe(policy);
+    expect(error.headers.get("x-frame-options")).toBe("SAMEORIGIN");
   });
 
   it("allows cross-origin calls only from PUBLIC_URL", async () => {

@@ -6,6 +6,9 @@
 // goes on for diagnosis only while p99 < 1 s and no socket fails. If 1k already misses,
 // 500 and 250 sockets are measured too, to locate the limit. Each level: one window at
 // 4 ticks/s/symbol and one control window at 2 ticks/s/symbol (see control_interval_ms).
+
+import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { type PlatformChild, startPlatformChild } from "./lib/child.ts";
@@ -26,8 +29,13 @@ import {
   sleep,
 } from "./lib/stats.ts";
 
-const levels = [1_000, 2_000, 5_000, 10_000];
-const levels_below = [500, 250];
+/** BENCH_STREAM_LEVELS="2000,10000" measures just those levels (for quick iterations). */
+const levels_override = (process.env.BENCH_STREAM_LEVELS ?? "")
+  .split(",")
+  .map(Number)
+  .filter((level) => Number.isInteger(level) && level > 0);
+const levels = levels_override.length > 0 ? levels_override : [1_000, 2_000, 5_000, 10_000];
+const levels_below = levels_override.length > 0 ? [] : [500, 250];
 const symbols = [
   "EURUSD",
   "GBPUSD",
@@ -43,7 +51,7 @@ const symbols = [
 const tick_interval_ms = 250;
 /**
  * Control: 2 ticks/s/symbol, slow enough that a tick never meets the stream hub's per-client
- * 250 ms slot still closed (250 ms of slack > its 125 ms flush period): fan-out cost alone.
+ * slot still closed (the hub's counters show how many were held): fan-out cost alone.
  */
 const control_interval_ms = 500;
 const target_p99_ms = 100;
@@ -63,15 +71,59 @@ interface Counters {
   errors: number;
 }
 
-function openSocket(url: string, counters: Counters): Promise<WebSocket | null> {
+const at_marker = Buffer.from('"at":"');
+const char_t = 0x74; // {"type":"tick" has a 't' at 9 and an 'i' at 10 (trade: 'r')
+const char_i = 0x69;
+const subscribed_prefix = '{"type":"subscribed"';
+
+/** A stream socket of the load generator: closed on purpose by `terminate` (not a failure). */
+interface BenchSocket {
+  terminate(): void;
+}
+
+/**
+ * Which client the load generator uses. `lean` (default): a minimal RFC 6455 client on a raw
+ * TCP socket (below). `ws`: the ws library's client, as browsers' equivalents would be; it
+ * costs the load generator several times more CPU per message.
+ */
+const client_kind = process.env.BENCH_STREAM_CLIENT === "ws" ? "ws" : "lean";
+
+/** Records one received message; `receivedMs` is the wall time its TCP chunk was read. */
+function onMessage(
+  data: Buffer,
+  start: number,
+  end: number,
+  receivedMs: number,
+  counters: Counters,
+): boolean {
+  if (data[start + 9] === char_t && data[start + 10] === char_i) {
+    if (!counters.measuring) return false;
+    const index = data.indexOf(at_marker, start + 14);
+    if (index < 0 || index + 30 > end) return false;
+    const at = Date.parse(data.toString("latin1", index + 6, index + 30));
+    counters.histogram.add(receivedMs - at);
+    counters.ticks += 1;
+    return false;
+  }
+  return data.toString("latin1", start, start + subscribed_prefix.length) === subscribed_prefix;
+}
+
+function openWsSocket(url: string, counters: Counters): Promise<BenchSocket | null> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(url, { perMessageDeflate: false });
+    const socket = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
     let settled = false;
-    const finish = (value: WebSocket | null) => {
+    let closing = false;
+    const finish = (value: BenchSocket | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(value);
+    };
+    const handle: BenchSocket = {
+      terminate() {
+        closing = true;
+        socket.terminate();
+      },
     };
     const timer = setTimeout(() => {
       socket.terminate();
@@ -79,26 +131,133 @@ function openSocket(url: string, counters: Counters): Promise<WebSocket | null> 
     }, connect_timeout_ms);
     socket.on("open", () => socket.send(JSON.stringify({ type: "subscribe", symbols })));
     socket.on("message", (data: Buffer) => {
-      const text = data.toString();
-      if (text.startsWith('{"type":"tick"')) {
-        if (!counters.measuring) return;
-        const index = text.indexOf('"at":"');
-        const at = Date.parse(text.slice(index + 6, index + 30));
-        counters.histogram.add(Date.now() - at);
-        counters.ticks += 1;
-      } else if (text.startsWith('{"type":"subscribed"')) {
-        finish(socket);
-      }
+      if (onMessage(data, 0, data.length, Date.now(), counters)) finish(handle);
     });
     socket.on("error", () => {
-      counters.errors += 1;
+      if (!closing) counters.errors += 1;
       finish(null);
     });
     socket.on("close", () => {
-      if (settled) counters.closed += 1;
+      if (settled && !closing) counters.closed += 1;
       finish(null);
     });
   });
+}
+
+/** A masked client frame (RFC 6455 §5.3): opcode 1 text, 10 pong. */
+function clientFrame(opcode: number, payload: Buffer): Buffer {
+  const length = payload.length;
+  const header = length < 126 ? 2 : 4;
+  if (length >= 65_536) throw new Error("bench client frames are small");
+  const frame = Buffer.allocUnsafe(header + 4 + length);
+  frame[0] = 0x80 | opcode;
+  if (header === 2) frame[1] = 0x80 | length;
+  else {
+    frame[1] = 0x80 | 126;
+    frame.writeUInt16BE(length, 2);
+  }
+  const mask = randomBytes(4);
+  mask.copy(frame, header);
+  for (let index = 0; index < length; index++) {
+    frame[header + 4 + index] = payload[index]! ^ mask[index & 3]!;
+  }
+  return frame;
+}
+
+/**
+ * The lean client: the HTTP upgrade by hand, then server frames parsed straight from the TCP
+ * chunks (server frames are unmasked). Every message of a chunk is stamped with the chunk's
+ * read time. Pings are answered (the hub drops sockets that stop ponging); a close frame or
+ * any other surprise ends the socket and counts as a failure.
+ */
+function openLeanSocket(url: string, counters: Counters): Promise<BenchSocket | null> {
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: target.hostname, port: Number(target.port) });
+    socket.setNoDelay(true);
+    let settled = false;
+    let closing = false;
+    let upgraded = false;
+    let pending: Buffer | null = null;
+    const finish = (value: BenchSocket | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const handle: BenchSocket = {
+      terminate() {
+        closing = true;
+        socket.destroy();
+      },
+    };
+    const fail = () => {
+      if (!closing) counters.errors += 1;
+      socket.destroy();
+      finish(null);
+    };
+    const timer = setTimeout(() => {
+      socket.destroy();
+      finish(null);
+    }, connect_timeout_ms);
+    socket.on("connect", () => {
+      socket.write(
+        `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\n` +
+          `Connection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\n` +
+          "Sec-WebSocket-Version: 13\r\n\r\n",
+      );
+    });
+    socket.on("data", (chunk: Buffer) => {
+      const receivedMs = Date.now();
+      const data = pending ? Buffer.concat([pending, chunk]) : chunk;
+      pending = null;
+      let offset = 0;
+      if (!upgraded) {
+        const end = data.indexOf("\r\n\r\n");
+        if (end < 0) {
+          pending = data;
+          return;
+        }
+        if (!data.toString("latin1", 0, 12).startsWith("HTTP/1.1 101")) return fail();
+        upgraded = true;
+        offset = end + 4;
+        socket.write(clientFrame(1, Buffer.from(JSON.stringify({ type: "subscribe", symbols }))));
+      }
+      while (data.length - offset >= 2) {
+        const first = data[offset]!;
+        let length = data[offset + 1]! & 0x7f;
+        let header = 2;
+        if (length === 126) {
+          if (data.length - offset < 4) break;
+          length = data.readUInt16BE(offset + 2);
+          header = 4;
+        } else if (length === 127) {
+          if (data.length - offset < 10) break;
+          length = data.readUInt32BE(offset + 2) * 2 ** 32 + data.readUInt32BE(offset + 6);
+          header = 10;
+        }
+        if (data.length - offset < header + length) break;
+        const start = offset + header;
+        const end = start + length;
+        const opcode = first & 0x0f;
+        if (opcode === 1) {
+          if (onMessage(data, start, end, receivedMs, counters)) finish(handle);
+        } else if (opcode === 9) socket.write(clientFrame(10, data.subarray(start, end)));
+        else if (opcode !== 10) return fail(); // close, binary or fragments: not expected
+        offset = end;
+      }
+      if (offset < data.length) pending = Buffer.from(data.subarray(offset));
+    });
+    socket.on("error", fail);
+    socket.on("close", () => {
+      if (settled && !closing) counters.closed += 1;
+      finish(null);
+    });
+  });
+}
+
+function openSocket(url: string, counters: Counters): Promise<BenchSocket | null> {
+  return client_kind === "ws" ? openWsSocket(url, counters) : openLeanSocket(url, counters);
 }
 
 interface Measurement {
@@ -118,6 +277,24 @@ interface Measurement {
   /** Server: one round (10 ticks) fanned out to every socket, wall and CPU ms, p50. */
   roundWallP50Ms: number;
   roundCpuP50Ms: number;
+  /** The hub's own counters over the window: ticks sent at once or after waiting for a slot. */
+  hub: { sent: number; held: number; coalesced: number; dropped: number };
+}
+
+type HubStats = {
+  ticksSent: number;
+  ticksHeld: number;
+  ticksCoalesced: number;
+  clientsDropped: number;
+};
+
+function hubDelta(before: HubStats, after: HubStats) {
+  return {
+    sent: after.ticksSent - before.ticksSent,
+    held: after.ticksHeld - before.ticksHeld,
+    coalesced: after.ticksCoalesced - before.ticksCoalesced,
+    dropped: after.clientsDropped - before.clientsDropped,
+  };
 }
 
 export async function runStreamBench(): Promise<BenchResult> {
@@ -125,7 +302,7 @@ export async function runStreamBench(): Promise<BenchResult> {
   const notes: string[] = [];
   const figures: Array<Record<string, unknown>> = [];
   const loadBefore = loadAverage();
-  const sockets: WebSocket[] = [];
+  const sockets: BenchSocket[] = [];
   const counters: Counters = {
     measuring: false,
     histogram: new MsHistogram(30_000),
@@ -154,7 +331,8 @@ export async function runStreamBench(): Promise<BenchResult> {
       const errorsBefore = counters.errors;
       counters.histogram.reset();
       counters.ticks = 0;
-      await server.call("serverStats", {}); // resets the server's event-loop delay histogram
+      // Resets the server's event-loop delay histogram.
+      const statsBefore = await server.call("serverStats", {});
       clientDelay.reset();
       const cpuBefore = cpuByGroup(server.pid);
       const machineBefore = machineCpuDetail();
@@ -191,6 +369,7 @@ export async function runStreamBench(): Promise<BenchResult> {
         feedTimerLateP99Ms: feed?.timerLateMs.p99 ?? Number.NaN,
         roundWallP50Ms: feed?.roundWallMs.p50 ?? Number.NaN,
         roundCpuP50Ms: feed?.roundCpuMs.p50 ?? Number.NaN,
+        hub: hubDelta(statsBefore.stream, stats.stream),
       };
     }
 
@@ -200,8 +379,7 @@ export async function runStreamBench(): Promise<BenchResult> {
       let failedConnects = 0;
       while (sockets.length > level) {
         const socket = sockets.pop()!;
-        socket.removeAllListeners("close"); // closed on purpose: not a failure
-        socket.terminate();
+        socket.terminate(); // closed on purpose: not a failure
       }
       while (
         sockets.length + failedConnects < level &&
@@ -248,7 +426,7 @@ export async function runStreamBench(): Promise<BenchResult> {
           {
             metric:
               m === spec
-                ? `${label}: server time in the round's own fan-out p50: wall / CPU (ms; ticks held for the hub's 125 ms flush go out later)`
+                ? `${label}: server time in the round's own fan-out p50: wall / CPU (ms; ticks held for their 4/s slot go out later)`
                 : `${label}: server fan-out of one round (${symbols.length} ticks) p50: wall / CPU (ms); CPU per socket-tick`,
             value:
               m === spec
@@ -260,6 +438,10 @@ export async function runStreamBench(): Promise<BenchResult> {
             value: formatCores(m.cores),
           },
           { metric: `${label}: machine CPU`, value: formatShares(m.machine) },
+          {
+            metric: `${label}: hub: ticks sent / held for their 4/s slot / replaced while held; slow clients dropped`,
+            value: `${m.hub.sent} / ${m.hub.held} (${fixed((m.hub.held / Math.max(1, m.hub.sent)) * 100, 2)} %) / ${m.hub.coalesced}; ${m.hub.dropped}`,
+          },
           {
             metric: `${label}: event-loop delay p99 server / load generator (ms)`,
             value: `${fixed(m.serverEventLoopP99Ms)} / ${fixed(m.clientEventLoopP99Ms)}`,
@@ -317,6 +499,7 @@ export async function runStreamBench(): Promise<BenchResult> {
     const warnings = server.warnings();
     notes.push(
       `Largest level meeting p99 < ${target_p99_ms} ms with no socket failures: ${largestMet || "none measured"} (${stopReason}).`,
+      `Load generator client: ${client_kind} (BENCH_STREAM_CLIENT=ws for the ws library's client).`,
       "Latency = receive wall time − tick `at`; `at` = wall time of the marketData.offer call in the server process (same machine clock, ms resolution). The load generator (this process) shares the 2 cores with the server and PostgreSQL; its CPU and the kernel's (system, softirq: loopback TCP) are in the table.",
       `Server warn+ log lines: ${warnings.count}${warnings.count ? ` e.g. ${warnings.sample[0]}` : ""}.`,
       `Load average before: ${loadBefore}; after: ${loadAverage()}.`,

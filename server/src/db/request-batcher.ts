@@ -64,7 +64,7 @@ export function createRequestBatcher<Request, Answer>(
       if (answers.length !== batch.length) {
         throw new Error(`a batch of ${batch.length} requests got ${answers.length} answers`);
       }
-      answers.forEach((answer, index) => batch[index]!.resolve(answer));
+      for (const [index, answer] of answers.entries()) batch[index]!.resolve(answer);
     } catch (error) {
       for (const entry of batch) entry.reject(error);
     }

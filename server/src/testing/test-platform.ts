@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.ts";
 import type { AppContext } from "../app-context.ts";
-import { type Clock, ManualClock } from "../clock.ts";
+import { ManualClock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open-database.ts";

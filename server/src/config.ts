@@ -1,4 +1,5 @@
 import path from "node:path";
+import { emailPattern, passwordPattern } from "@tp/domain/validation";
 import { z } from "zod";
 import { feedConfigShape, refineFeedConfig } from "./feeds/feed-config.ts";
 
@@ -61,6 +62,28 @@ export const configSchema = z
     ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: booleanFlag.default(false),
     /** Behind a load balancer, trust X-Forwarded-For so rate limits see the client's address. */
     TRUST_PROXY: booleanFlag.default(false),
+    /**
+     * The first admin, created on a start that finds no admin (PRODUCT.md D7): ADMIN_EMAIL
+     * (default admin@example.com) and ADMIN_PASSWORD; without a password a one-time password
+     * is generated and printed once. `npm run admin -- create` also reads ADMIN_PASSWORD.
+     */
+    ADMIN_EMAIL: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((value) => emailPattern.test(value), "must be an e-mail address")
+      .optional(),
+    ADMIN_PASSWORD: z
+      .string()
+      .refine(
+        (value) => passwordPattern.test(value) && value.length <= 128,
+        "must be 8-128 letters and digits with a lowercase, an uppercase and a digit",
+      )
+      .optional(),
+    /** Withdrawals need a verified e-mail (PRODUCT.md D11). */
+    REQUIRE_VERIFIED_EMAIL_FOR_WITHDRAWAL: booleanFlag.default(true),
+    /** Withdrawals need approved identity documents (PRODUCT.md D11). */
+    REQUIRE_KYC_FOR_WITHDRAWAL: booleanFlag.default(true),
     /** Price feeds: which source prices each asset, and each source's settings. */
     ...feedConfigShape,
   })

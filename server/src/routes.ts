@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import { adminRoutes } from "./admin/admin-routes.ts";
 import type { AppContext } from "./app-context.ts";
 import { authRoutes } from "./auth/auth-routes.ts";
 import { siteContentRoutes } from "./content/site-content.ts";
+import { fundingRoutes } from "./funding/funding-routes.ts";
 import { healthRoutes } from "./http/health-routes.ts";
 import { practiceRoutes } from "./ledger/practice-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
@@ -20,4 +22,6 @@ export const apiRoutePlugins: Array<(api: FastifyInstance, context: AppContext) 
     marketRoutes,
     tradeRoutes,
     streamRoutes,
+    fundingRoutes,
+    adminRoutes,
   ];

@@ -1,0 +1,160 @@
+import type { LedgerReport } from "@tp/domain/admin-api";
+import { dollarsFromCents } from "@tp/domain/money";
+import type { Queryable } from "../db/database.ts";
+import { checkLedger, DEFAULT_CURRENCY } from "../ledger/ledger.ts";
+
+/**
+ * Reconciliation (GET /admin/ledger/check, `npm run ledger:check`): the ledger's own
+ * invariants (checkLedger), then the funding tables checked against the ledger:
+ *
+ * - withdrawals:held equals the sum of pending withdrawals;
+ * - payouts:sent equals the sum of paid withdrawals;
+ * - deposits:clearing equals minus the sum of confirmed deposits;
+ * - every confirmed deposit has exactly one `deposit` entry of its amount, every withdrawal
+ *   one hold, and every resolved one exactly one release or payout.
+ *
+ * and a summary: balances by account kind, held withdrawals, confirmed deposits, paid
+ * withdrawals and the house's trading result.
+ */
+export async function ledgerReport(queryable: Queryable, at: Date): Promise<LedgerReport> {
+  const currency = DEFAULT_CURRENCY;
+  const violations = await checkLedger(queryable);
+
+  const kinds = await queryable.query<{ kind: string; total: number }>(
+    `SELECT CASE
+              WHEN user_id IS NOT NULL THEN 'trader:' || code
+              WHEN code LIKE 'house:real%' THEN 'house:real'
+              WHEN code LIKE 'house:practice%' THEN 'house:practice'
+              ELSE code
+            END AS kind,
+            SUM(balance_cents)::bigint AS total
+     FROM ledger_accounts WHERE currency = $1
+     GROUP BY 1 ORDER BY 1`,
+    [currency],
+  );
+  const balanceOf = new Map(kinds.rows.map((row) => [row.kind, row.total]));
+
+  const sums = await queryable.query<{ name: string; count: number; total: number }>(
+    `SELECT 'held' AS name, COUNT(*)::bigint AS count, COALESCE(SUM(amount_cents), 0)::bigint AS total
+       FROM withdrawals WHERE status = 'pending' AND currency = $1
+     UNION ALL
+     SELECT 'paid', COUNT(*)::bigint, COALESCE(SUM(amount_cents), 0)::bigint
+       FROM withdrawals WHERE status = 'paid' AND currency = $1
+     UNION ALL
+     SELECT 'confirmed', COUNT(*)::bigint, COALESCE(SUM(amount_cents), 0)::bigint
+       FROM deposits WHERE status = 'confirmed' AND currency = $1`,
+    [currency],
+  );
+  const sum = (name: string) => sums.rows.find((row) => row.name === name)!;
+  const held = sum("held");
+  const paid = sum("paid");
+  const confirmed = sum("confirmed");
+
+  const compare = (label: string, ledger: number, tables: number) => {
+    if (ledger !== tables) {
+      violations.push(`${label}: ledger ${ledger} cents but funding records say ${tables} cents`);
+    }
+  };
+  compare(
+    "withdrawals:held vs pending withdrawals",
+    balanceOf.get("withdrawals:held") ?? 0,
+    held.total,
+  );
+  compare("payouts:sent vs paid withdrawals", balanceOf.get("payouts:sent") ?? 0, paid.total);
+  compare(
+    "deposits:clearing vs confirmed deposits",
+    -(balanceOf.get("deposits:clearing") ?? 0),
+    confirmed.total,
+  );
+
+  // Each funding record against its own entries.
+  const depositMismatches = await queryable.query<{ id: number; entries: number }>(
+    `SELECT d.id, COUNT(e.id)::bigint AS entries
+     FROM deposits d
+     LEFT JOIN journal_entries e ON e.kind = 'deposit' AND e.reference = 'deposit:' || d.id
+     GROUP BY d.id, d.status
+     HAVING COUNT(e.id) <> CASE WHEN d.status = 'confirmed' THEN 1 ELSE 0 END`,
+  );
+  for (const row of depositMismatches.rows) {
+    violations.push(`deposit ${row.id}: ${row.entries} deposit entries`);
+  }
+  const depositAmounts = await queryable.query<{ id: number }>(
+    `SELECT d.id FROM deposits d
+     JOIN postings p ON p.entry_id = d.journal_entry_id
+     JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = d.user_id AND a.code = 'real'
+     WHERE p.amount_cents <> d.amount_cents`,
+  );
+  for (const row of depositAmounts.rows) {
+    violations.push(`deposit ${row.id}: credited amount differs from the deposit`);
+  }
+  const withdrawalMismatches = await queryable.query<{
+    id: number;
+    status: string;
+    holds: number;
+    resolutions: number;
+  }>(
+    `SELECT w.id, w.status,
+            COUNT(e.id) FILTER (WHERE e.kind = 'withdrawal_hold')::bigint AS holds,
+            COUNT(e.id) FILTER (WHERE e.kind IN ('withdrawal_release', 'withdrawal_paid'))::bigint AS resolutions
+     FROM withdrawals w
+     LEFT JOIN journal_entries e ON e.reference = 'withdrawal:' || w.id
+       AND e.kind IN ('withdrawal_hold', 'withdrawal_release', 'withdrawal_paid')
+     GROUP BY w.id, w.status
+     HAVING COUNT(e.id) FILTER (WHERE e.kind = 'withdrawal_hold') <> 1
+         OR COUNT(e.id) FILTER (WHERE e.kind IN ('withdrawal_release', 'withdrawal_paid'))
+            <> CASE WHEN w.status = 'pending' THEN 0 ELSE 1 END`,
+  );
+  for (const row of withdrawalMismatches.rows) {
+    violations.push(
+      `withdrawal ${row.id} (${row.status}): ${row.holds} holds and ${row.resolutions} resolutions`,
+    );
+  }
+
+  const trading = await queryable.query<{ kind: string; total: number }>(
+    `SELECT CASE WHEN a.code LIKE 'house:real%' THEN 'real' ELSE 'practice' END AS kind,
+            COALESCE(SUM(p.amount_cents), 0)::bigint AS total
+     FROM postings p
+     JOIN journal_entries e ON e.id = p.entry_id
+     JOIN ledger_accounts a ON a.id = p.account_id
+     WHERE a.user_id IS NULL AND a.code LIKE 'house:%' AND a.currency = $1
+       AND e.kind IN ('trade_stake', 'trade_payout', 'trade_refund')
+     GROUP BY 1`,
+    [currency],
+  );
+  const tradingResult = (kind: string) =>
+    dollarsFromCents(trading.rows.find((row) => row.kind === kind)?.total ?? 0);
+
+  return {
+    ok: violations.length === 0,
+    violations,
+    checked_at: at.toISOString(),
+    currency,
+    balances_by_kind: Object.fromEntries(
+      kinds.rows.map((row) => [row.kind, dollarsFromCents(row.total)]),
+    ),
+    held_withdrawals: { count: held.count, amount: dollarsFromCents(held.total) },
+    confirmed_deposits: { count: confirmed.count, amount: dollarsFromCents(confirmed.total) },
+    paid_withdrawals: { count: paid.count, amount: dollarsFromCents(paid.total) },
+    trading_results: { real: tradingResult("real"), practice: tradingResult("practice") },
+  };
+}
+
+/** The report as lines for a terminal. */
+export function formatLedgerReport(report: LedgerReport): string {
+  const money = (value: number) => value.toFixed(2);
+  const lines = [
+    report.ok
+      ? "ledger ok: every entry balances, every balance matches its postings, totals are zero, funding records match the ledger"
+      : `ledger BROKEN (${report.violations.length}):`,
+    ...report.violations.map((violation) => `  ${violation}`),
+    `balances by account kind (${report.currency}):`,
+    ...Object.entries(report.balances_by_kind).map(
+      ([kind, amount]) => `  ${kind.padEnd(22)} ${money(amount).padStart(16)}`,
+    ),
+    `held withdrawals:    ${report.held_withdrawals.count} totalling ${money(report.held_withdrawals.amount)}`,
+    `confirmed deposits:  ${report.confirmed_deposits.count} totalling ${money(report.confirmed_deposits.amount)}`,
+    `paid withdrawals:    ${report.paid_withdrawals.count} totalling ${money(report.paid_withdrawals.amount)}`,
+    `trading results (house): real ${money(report.trading_results.real)}, practice ${money(report.trading_results.practice)}`,
+  ];
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,508 @@
+import { type AdminWithdrawalView, adminMessages } from "@tp/domain/admin-api";
+import {
+  type CreateWithdrawalData,
+  type CreateWithdrawalRequest,
+  fundingMessages,
+  type WithdrawalStatus,
+  type WithdrawalView,
+} from "@tp/domain/funding";
+import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
+import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
+import type { AppContext } from "../app-context.ts";
+import type { Queryable } from "../db/database.ts";
+import { AppError, notFound, validationError } from "../http/errors.ts";
+import type { IdempotencyKey } from "../http/idempotency.ts";
+import {
+  InsufficientFundsError,
+  postEntry,
+  systemAccountId,
+  traderAccountId,
+  traderBalances,
+} from "../ledger/ledger.ts";
+import { type NotificationKind, storeNotification } from "../notifications/notifications.ts";
+import { findUserById } from "../users/users.ts";
+import { publishFundingBalances } from "./funding-events.ts";
+import { type Reply, runIdempotent } from "./idempotent.ts";
+import { findPaymentMethod } from "./payment-methods.ts";
+import { newTransactionReference } from "./references.ts";
+
+/**
+ * Withdrawals (SPEC §4 "Withdrawal flow", PRODUCT.md D4, D9). The funding module owns the
+ * `withdrawals` table.
+ *
+ *   pending ──staff pay──▶ paid       (withdrawals:held → payouts:sent)
+ *      ├─────staff reject─▶ rejected  (withdrawals:held → trader real: the hold is released)
+ *      └──trader cancels──▶ cancelled (likewise released)
+ *
+ * The request moves the amount out of the trader's real balance into the hold in the same
+ * transaction that stores the row, by the ledger's guarded debit: a withdrawal and a trade
+ * racing for one balance both debit the trader's account row, the second waits for the
+ * first's row lock and re-reads the committed balance, so together they can never overdraw
+ * it. Practice money is never touched: only the real account is debited.
+ *
+ * Transitions lock the withdrawal row first and move only from `pending`; the resolving
+ * entry is then posted (ledger accounts locked in the ledger's global order). Nothing locks
+ * a ledger account and then a withdrawal row, so the two orders never cross.
+ */
+
+/** A trader may have this many withdrawals pending at once. */
+export const pending_withdrawals_max = 10;
+
+export interface WithdrawalRow {
+  id: number;
+  user_id: number;
+  payment_method_id: string;
+  method_name: string;
+  amount_cents: number;
+  transaction_hash: string;
+  withdrawal_details: Record<string, string | number>;
+  status: WithdrawalStatus;
+  hold_entry_id: number;
+  resolution_entry_id: number | null;
+  reviewed_by_user_id: number | null;
+  reviewer_email: string | null;
+  reviewed_at: Date | null;
+  rejection_reason: string | null;
+  payout_reference: string | null;
+  created_at: Date;
+  trader_email: string;
+  trader_first_name: string;
+  trader_last_name: string;
+}
+
+const selectWithdrawals = `
+  SELECT w.*, pm.name AS method_name, u.email AS trader_email,
+         u.first_name AS trader_first_name, u.last_name AS trader_last_name,
+         r.email AS reviewer_email
+  FROM withdrawals w
+  JOIN payment_methods pm ON pm.id = w.payment_method_id
+  JOIN users u ON u.id = w.user_id
+  LEFT JOIN users r ON r.id = w.reviewed_by_user_id`;
+
+export function withdrawalView(row: WithdrawalRow): WithdrawalView {
+  return {
+    id: row.id,
+    amount: dollarsFromCents(row.amount_cents),
+    payment_method_id: row.payment_method_id,
+    method: row.method_name,
+    status: row.status,
+    transaction_hash: row.transaction_hash,
+    withdrawal_details: row.withdrawal_details,
+    created_at: row.created_at.toISOString(),
+    reviewed_at: row.reviewed_at?.toISOString() ?? null,
+    rejection_reason: row.rejection_reason,
+    payout_reference: row.payout_reference,
+  };
+}
+
+export function adminWithdrawalView(row: WithdrawalRow): AdminWithdrawalView {
+  return {
+    ...withdrawalView(row),
+    trader: {
+      id: row.user_id,
+      name: `${row.trader_first_name} ${row.trader_last_name}`.trim(),
+      email: row.trader_email,
+    },
+    reviewed_by:
+      row.reviewed_by_user_id === null
+        ? null
+        : { id: row.reviewed_by_user_id, email: row.reviewer_email ?? "" },
+  };
+}
+
+export async function findWithdrawal(
+  queryable: Queryable,
+  id: number,
+): Promise<WithdrawalRow | null> {
+  const result = await queryable.query<WithdrawalRow>(`${selectWithdrawals} WHERE w.id = $1`, [id]);
+  return result.rows[0] ?? null;
+}
+
+export async function findOwnWithdrawal(
+  queryable: Queryable,
+  userId: number,
+  id: number,
+): Promise<WithdrawalRow | null> {
+  const result = await queryable.query<WithdrawalRow>(
+    `${selectWithdrawals} WHERE w.id = $1 AND w.user_id = $2`,
+    [id, userId],
+  );
+  return result.rows[0] ?? null;
+}
+
+export async function withdrawalsOfUser(
+  queryable: Queryable,
+  userId: number,
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  const result = await queryable.query<WithdrawalRow>(
+    `${selectWithdrawals} WHERE w.user_id = $1 ORDER BY w.created_at DESC, w.id DESC LIMIT $2`,
+    [userId, limit],
+  );
+  return result.rows;
+}
+
+/** The staff queue: oldest first, optionally by status. */
+export async function withdrawalQueue(
+  queryable: Queryable,
+  status: WithdrawalStatus | undefined,
+  page: number,
+  limit: number,
+): Promise<{ rows: WithdrawalRow[]; total: number }> {
+  const count = await queryable.query<{ total: number }>(
+    "SELECT COUNT(*)::bigint AS total FROM withdrawals WHERE ($1::text IS NULL OR status = $1::text)",
+    [status ?? null],
+  );
+  const rows = await queryable.query<WithdrawalRow>(
+    `${selectWithdrawals} WHERE ($1::text IS NULL OR w.status = $1::text)
+     ORDER BY w.created_at, w.id LIMIT $2 OFFSET $3`,
+    [status ?? null, limit, (page - 1) * limit],
+  );
+  return { rows: rows.rows, total: count.rows[0]!.total };
+}
+
+async function lockWithdrawal(
+  transaction: Queryable,
+  id: number,
+  userId: number | null,
+): Promise<{ id: number; user_id: number; status: WithdrawalStatus; amount_cents: number } | null> {
+  const result = await transaction.query<{
+    id: number;
+    user_id: number;
+    status: WithdrawalStatus;
+    amount_cents: number;
+  }>(
+    `SELECT id, user_id, status, amount_cents FROM withdrawals
+     WHERE id = $1 AND ($2::bigint IS NULL OR user_id = $2::bigint) FOR UPDATE`,
+    [id, userId],
+  );
+  return result.rows[0] ?? null;
+}
+
+type CreateWithdrawalBody = { status: "success"; message: string; data: CreateWithdrawalData };
+
+/**
+ * POST /withdrawals. Checks, in order: the method (422 "Invalid withdrawal method", or
+ * "Payment method currently unavailable" when staff switched it off), a verified e-mail and
+ * approved identity documents (403, each configurable), then the hold itself (422
+ * "Insufficient balance" when the real balance cannot cover it).
+ */
+export async function requestWithdrawal(
+  context: AppContext,
+  userId: number,
+  input: CreateWithdrawalRequest,
+  idempotency: IdempotencyKey | null,
+): Promise<Reply<CreateWithdrawalBody>> {
+  const { database, clock, config } = context;
+  const at = clock.now();
+  const amountCents = centsFromDollars(input.amount)!;
+  const reply = await runIdempotent(database, userId, idempotency, at, async (transaction) => {
+    const method = await findPaymentMethod(transaction, input.payment_method_id);
+    if (!method) {
+      throw validationError({ payment_method_id: [fundingMessages.invalidWithdrawalMethod] });
+    }
+    if (!method.is_active) {
+      throw new AppError("PAYMENT_METHOD_UNAVAILABLE", fundingMessages.methodCurrentlyUnavailable);
+    }
+    const user = await findUserById(transaction, userId);
+    if (!user) throw notFound();
+    if (config.REQUIRE_VERIFIED_EMAIL_FOR_WITHDRAWAL && !user.email_verified_at) {
+      throw new AppError("VERIFICATION_REQUIRED", fundingMessages.emailNotVerified);
+    }
+    if (config.REQUIRE_KYC_FOR_WITHDRAWAL && !user.kyc_verified_at) {
+      throw new AppError("VERIFICATION_REQUIRED", fundingMessages.identityNotVerified);
+    }
+    const pending = await transaction.query<{ total: number }>(
+      "SELECT COUNT(*)::bigint AS total FROM withdrawals WHERE user_id = $1 AND status = 'pending'",
+      [userId],
+    );
+    if (pending.rows[0]!.total >= pending_withdrawals_max) {
+      throw new AppError(
+        "CONFLICT",
+        `You have ${pending_withdrawals_max} withdrawals pending. Wait for one to be processed or cancel it first.`,
+      );
+    }
+
+    // The id first, so the hold's journal entry can name the withdrawal it holds for.
+    const next = await transaction.query<{ id: number }>(
+      "SELECT nextval(pg_get_serial_sequence('withdrawals', 'id')) AS id",
+    );
+    const withdrawalId = next.rows[0]!.id;
+    let holdEntryId: number;
+    try {
+      holdEntryId = await postEntry(transaction, {
+        kind: "withdrawal_hold",
+        reference: `withdrawal:${withdrawalId}`,
+        at,
+        postings: [
+          {
+            accountId: await traderAccountId(transaction, userId, "real"),
+            amountCents: -amountCents,
+          },
+          {
+            accountId: await systemAccountId(transaction, "withdrawals:held"),
+            amountCents,
+          },
+        ],
+      });
+    } catch (error) {
+      if (error instanceof InsufficientFundsError) {
+        throw new AppError("INSUFFICIENT_FUNDS", fundingMessages.insufficientBalance);
+      }
+      throw error;
+    }
+    await transaction.query(
+      `INSERT INTO withdrawals (id, user_id, payment_method_id, amount_cents, transaction_hash,
+                                withdrawal_details, hold_entry_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $8)`,
+      [
+        withdrawalId,
+        userId,
+        method.id,
+        amountCents,
+        newTransactionReference("WDR"),
+        JSON.stringify(input.withdrawal_details),
+        holdEntryId,
+        at,
+      ],
+    );
+    const withdrawal = (await findWithdrawal(transaction, withdrawalId))!;
+    await storeNotification(transaction, {
+      userId,
+      kind: "withdrawal_requested",
+      title: "Withdrawal requested",
+      message: `Your withdrawal of ${formatUsdFromCents(amountCents)} via ${withdrawal.method_name} (${withdrawal.transaction_hash}) is pending review. It is normally processed within 24-48 hours.`,
+      reference: `withdrawal:${withdrawalId}`,
+      at,
+    });
+    const balances = await traderBalances(transaction, userId);
+    return {
+      statusCode: 201,
+      body: {
+        status: "success" as const,
+        message: fundingMessages.withdrawalRequested,
+        data: {
+          withdrawal_id: withdrawalId,
+          transaction_hash: withdrawal.transaction_hash,
+          withdrawal: withdrawalView(withdrawal),
+          account_balance: dollarsFromCents(balances.real_cents),
+        },
+      },
+    };
+  });
+  if (!reply.replayed) await publishFundingBalances(context, [userId]);
+  return reply;
+}
+
+type Resolution =
+  | { to: "cancelled"; by: "trader" }
+  | { to: "rejected"; by: "staff"; reason: string }
+  | { to: "paid"; by: "staff"; payoutReference: string };
+
+/**
+ * Moves a pending withdrawal to its end state with the entry that resolves the hold. The
+ * trader may only touch their own (`ownerId`); staff any.
+ */
+async function resolveWithdrawal(
+  transaction: Queryable,
+  withdrawalId: number,
+  ownerId: number | null,
+  resolution: Resolution,
+  reviewerId: number | null,
+  at: Date,
+): Promise<{ before: WithdrawalRow; after: WithdrawalRow }> {
+  const locked = await lockWithdrawal(transaction, withdrawalId, ownerId);
+  if (!locked) throw notFound();
+  if (locked.status !== "pending") {
+    throw new AppError(
+      "CONFLICT",
+      resolution.by === "trader"
+        ? fundingMessages.withdrawalNotPending
+        : adminMessages.withdrawalNotPending,
+    );
+  }
+  const before = (await findWithdrawal(transaction, withdrawalId))!;
+  const held = await systemAccountId(transaction, "withdrawals:held");
+  const entryId = await postEntry(
+    transaction,
+    resolution.to === "paid"
+      ? {
+          kind: "withdrawal_paid",
+          reference: `withdrawal:${withdrawalId}`,
+          at,
+          postings: [
+            { accountId: held, amountCents: -locked.amount_cents },
+            {
+              accountId: await systemAccountId(transaction, "payouts:sent"),
+              amountCents: locked.amount_cents,
+            },
+          ],
+        }
+      : {
+          kind: "withdrawal_release",
+          reference: `withdrawal:${withdrawalId}`,
+          at,
+          postings: [
+            { accountId: held, amountCents: -locked.amount_cents },
+            {
+              accountId: await traderAccountId(transaction, locked.user_id, "real"),
+              amountCents: locked.amount_cents,
+            },
+          ],
+        },
+  );
+  const updated = await transaction.query(
+    `UPDATE withdrawals SET status = $2, resolution_entry_id = $3, reviewed_by_user_id = $4,
+       reviewed_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE $5::timestamptz END,
+       rejection_reason = $6, payout_reference = $7, updated_at = $5
+     WHERE id = $1 AND status = 'pending'`,
+    [
+      withdrawalId,
+      resolution.to,
+      entryId,
+      reviewerId,
+      at,
+      resolution.to === "rejected" ? resolution.reason : null,
+      resolution.to === "paid" ? resolution.payoutReference : null,
+    ],
+  );
+  if (updated.rowCount !== 1) throw new Error(`withdrawal ${withdrawalId} changed under its lock`);
+  const after = (await findWithdrawal(transaction, withdrawalId))!;
+  const amount = formatUsdFromCents(locked.amount_cents);
+  const what = `Your withdrawal of ${amount} via ${after.method_name} (${after.transaction_hash})`;
+  const notices: Record<
+    Resolution["to"],
+    { kind: NotificationKind; title: string; message: string }
+  > = {
+    paid: {
+      kind: "withdrawal_paid",
+      title: "Withdrawal paid",
+      message: `${what} has been paid. Payout reference: ${after.payout_reference}.`,
+    },
+    rejected: {
+      kind: "withdrawal_rejected",
+      title: "Withdrawal rejected",
+      message: `${what} was rejected: ${after.rejection_reason}. The amount is back in your real balance.`,
+    },
+    cancelled: {
+      kind: "withdrawal_cancelled",
+      title: "Withdrawal cancelled",
+      message: `${what} was cancelled. The amount is back in your real balance.`,
+    },
+  };
+  await storeNotification(transaction, {
+    userId: locked.user_id,
+    ...notices[resolution.to],
+    reference: `withdrawal:${withdrawalId}`,
+    at,
+  });
+  return { before, after };
+}
+
+type WithdrawalReplyBody = {
+  status: "success";
+  message: string;
+  data: { withdrawal: WithdrawalView };
+};
+
+/** DELETE /withdrawals/{id}: the owner cancels while pending; the hold is released. */
+export async function cancelWithdrawal(
+  context: AppContext,
+  userId: number,
+  withdrawalId: number,
+  idempotency: IdempotencyKey | null,
+): Promise<Reply<WithdrawalReplyBody>> {
+  const { database, clock } = context;
+  const at = clock.now();
+  const reply = await runIdempotent(database, userId, idempotency, at, async (transaction) => {
+    const { after } = await resolveWithdrawal(
+      transaction,
+      withdrawalId,
+      userId,
+      { to: "cancelled", by: "trader" },
+      null,
+      at,
+    );
+    return {
+      statusCode: 200,
+      body: {
+        status: "success" as const,
+        message: fundingMessages.withdrawalCancelled,
+        data: { withdrawal: withdrawalView(after) },
+      },
+    };
+  });
+  if (!reply.replayed) await publishFundingBalances(context, [userId]);
+  return reply;
+}
+
+type AdminWithdrawalReplyBody = {
+  status: "success";
+  message: string;
+  data: { withdrawal: AdminWithdrawalView };
+};
+
+/** Staff: paid (with the payout reference) or rejected (with a reason, hold released). */
+export async function reviewWithdrawal(
+  context: AppContext,
+  actor: AuditActor & { userId: number },
+  withdrawalId: number,
+  decision: { to: "paid"; payoutReference: string } | { to: "rejected"; reason: string },
+  idempotency: IdempotencyKey | null,
+): Promise<Reply<AdminWithdrawalReplyBody>> {
+  const { database, clock } = context;
+  const at = clock.now();
+  const reply = await runIdempotent(
+    database,
+    actor.userId,
+    idempotency,
+    at,
+    async (transaction) => {
+      const { before, after } = await resolveWithdrawal(
+        transaction,
+        withdrawalId,
+        null,
+        { ...decision, by: "staff" },
+        actor.userId,
+        at,
+      );
+      await recordAudit(transaction, {
+        actor,
+        action: decision.to === "paid" ? "withdrawal.paid" : "withdrawal.rejected",
+        targetType: "withdrawal",
+        targetId: withdrawalId,
+        before: auditState(before),
+        after: auditState(after),
+        at,
+      });
+      return {
+        statusCode: 200,
+        body: {
+          status: "success" as const,
+          message:
+            decision.to === "paid"
+              ? adminMessages.withdrawalPaid
+              : adminMessages.withdrawalRejected,
+          data: { withdrawal: adminWithdrawalView(after) },
+        },
+      };
+    },
+  );
+  if (!reply.replayed)
+    await publishFundingBalances(context, [reply.body.data.withdrawal.trader.id]);
+  return reply;
+}
+
+function auditState(row: WithdrawalRow) {
+  return {
+    status: row.status,
+    amount_cents: row.amount_cents,
+    user_id: row.user_id,
+    payment_method_id: row.payment_method_id,
+    transaction_hash: row.transaction_hash,
+    withdrawal_details: row.withdrawal_details,
+    rejection_reason: row.rejection_reason,
+    payout_reference: row.payout_reference,
+    resolution_entry_id: row.resolution_entry_id,
+  };
+}

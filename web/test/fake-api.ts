@@ -12,6 +12,8 @@ export interface ApiCall {
   method: string;
   path: string;
   body: unknown;
+  /** The multipart body of an upload, as the page built it. */
+  form: FormData | null;
   authorization: string | null;
   idempotencyKey: string | null;
 }
@@ -130,6 +132,7 @@ export function installFakeApi(routes: FakeRoutes = {}) {
         method,
         path,
         body: typeof init.body === "string" ? JSON.parse(init.body) : undefined,
+        form: init.body instanceof FormData ? init.body : null,
         authorization: headers.get("Authorization"),
         idempotencyKey: headers.get("Idempotency-Key"),
       };

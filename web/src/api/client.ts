@@ -88,6 +88,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 export interface RequestOptions {
   method?: HttpMethod;
+  /** JSON, or a FormData sent as multipart/form-data (uploads). */
   body?: unknown;
   signal?: AbortSignal;
   /** Extra request headers, e.g. Idempotency-Key on a money-moving call. */
@@ -171,14 +172,21 @@ export async function apiRequest<T = undefined>(
 ): Promise<ApiSuccess<T>> {
   const token = readStorage(storageKeys.token);
   const hasBody = options.body !== undefined;
+  // A FormData body goes as multipart/form-data: the browser writes the header (with its
+  // boundary), so no Content-Type is set here.
+  const isForm = typeof FormData !== "undefined" && options.body instanceof FormData;
   const timeout = withTimeout(options.signal);
   let response: Response;
   let payload: unknown;
   try {
     response = await config.fetch(`${config.baseUrl}${path}`, {
       method: options.method ?? "GET",
-      headers: { ...headersFor(token, hasBody), ...options.headers },
-      body: hasBody ? JSON.stringify(options.body) : undefined,
+      headers: { ...headersFor(token, hasBody && !isForm), ...options.headers },
+      body: isForm
+        ? (options.body as FormData)
+        : hasBody
+          ? JSON.stringify(options.body)
+          : undefined,
       signal: timeout.signal,
     });
     payload = await readJson(response);

@@ -1,25 +1,20 @@
-import { ButtonLink } from "../../components/button.tsx";
-import { ComingSoon } from "../../components/coming-soon.tsx";
 import { WalletIcon } from "../../components/icons.tsx";
-import { PageTitle } from "../../components/page-title.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
-import { paths } from "../../paths.ts";
+import { DepositFlow } from "../../funding/deposit-flow.tsx";
+import { FundingBanner } from "../../funding/funding-banner.tsx";
 import { fundingTabs } from "./funding-tabs.ts";
 
+/** SPEC §2 "Funding flow": the banner with tabs, then the deposit flow. */
 export function FundWalletPage() {
   return (
     <>
-      <PageTitle title="Deposit Funds" description="Fund your real account in US dollars." />
+      <FundingBanner
+        title="Deposit Funds"
+        text="Fund your real account in US dollars by crypto wallet, bank transfer or money transfer."
+        icon={<WalletIcon className="size-6" />}
+      />
       <SectionTabs label="Funding" tabs={fundingTabs} />
-      <ComingSoon
-        feature="Deposits"
-        icon={<WalletIcon className="size-7" />}
-        description="Soon you can fund your real account by crypto wallet, bank transfer or money transfer service, upload your payment proof and follow its review."
-      >
-        <ButtonLink to={paths.user.withdrawFunds} variant="secondary">
-          Go to Withdraw
-        </ButtonLink>
-      </ComingSoon>
+      <DepositFlow />
     </>
   );
 }

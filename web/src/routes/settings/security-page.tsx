@@ -15,6 +15,7 @@ import { DocumentIcon, LockIcon, ShieldIcon } from "../../components/icons.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
 import { applyServerFieldErrors } from "../../components/server-field-errors.ts";
+import { IdentityVerification } from "../../funding/identity-verification.tsx";
 import { settingsTabs } from "./settings-tabs.ts";
 
 type PasswordValues = { current_password: string; password: string; password_confirmation: string };
@@ -140,6 +141,7 @@ function OtherSessions() {
 }
 
 export function SecurityPage() {
+  const { user } = useAuth();
   return (
     <>
       <PageTitle
@@ -173,9 +175,7 @@ export function SecurityPage() {
             title="ID verification"
             text="Upload a passport, national ID or driver's licence (jpg, png or pdf, up to 10 MB) to verify your account."
           />
-          <p className="inline-flex rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-amber-800 dark:bg-amber-500/15 dark:text-amber-300">
-            Coming soon
-          </p>
+          <IdentityVerification kycVerifiedAt={user?.account.kyc_verified_at ?? null} />
         </Card>
       </div>
     </>

@@ -1,25 +1,203 @@
-import { ButtonLink } from "../../components/button.tsx";
-import { ComingSoon } from "../../components/coming-soon.tsx";
-import { HistoryIcon } from "../../components/icons.tsx";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { fundingMessages, type TransactionRow, transactionStatusTone } from "@tp/domain/funding";
+import { formatUsd } from "@tp/domain/money";
+import { useSearchParams } from "react-router";
+import {
+  transaction_page_size,
+  transactionHistoryQueryOptions,
+} from "../../api/transaction-history.ts";
+import { Card } from "../../components/card.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
+import { Pagination } from "../../components/pagination.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
+import { TextLink } from "../../components/text-link.tsx";
+import { formatDateTime } from "../../components/trade-format.ts";
+import { narrow_screen_query, useMediaQuery } from "../../components/use-media-query.ts";
+import {
+  transactionStatusClass,
+  transactionStatusLabel,
+} from "../../funding/transaction-status.ts";
 import { paths } from "../../paths.ts";
 import { statementTabs } from "./statement-tabs.ts";
 
+function pageFrom(value: string | null): number {
+  const page = Number(value);
+  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
+}
+
+const typeLabels: Record<TransactionRow["type"], string> = {
+  deposit: "Deposit",
+  withdrawal: "Withdrawal",
+};
+
+function StatusBadge({ row }: { row: TransactionRow }) {
+  return (
+    <span
+      data-tone={transactionStatusTone(row.status)}
+      className={`inline-flex whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${transactionStatusClass(row.status)}`}
+    >
+      {transactionStatusLabel(row.status)}
+    </span>
+  );
+}
+
+function signedAmount(row: TransactionRow): string {
+  return row.type === "withdrawal" ? `-${formatUsd(row.amount)}` : `+${formatUsd(row.amount)}`;
+}
+
+const cell = "px-3 py-2.5";
+const head = `${cell} whitespace-nowrap text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400`;
+
+function TransactionsTable({ rows }: { rows: readonly TransactionRow[] }) {
+  return (
+    <div className="-mx-1 overflow-x-auto px-1">
+      <table className="w-full min-w-[44rem] text-left text-sm">
+        <caption className="sr-only">Transactions</caption>
+        <thead className="border-b border-slate-200 dark:border-navy-700">
+          <tr>
+            <th scope="col" className={head}>
+              Timestamp
+            </th>
+            <th scope="col" className={head}>
+              Type
+            </th>
+            <th scope="col" className={head}>
+              Method
+            </th>
+            <th scope="col" className={`${head} text-right`}>
+              Amount
+            </th>
+            <th scope="col" className={head}>
+              Status
+            </th>
+            <th scope="col" className={head}>
+              Transaction ID
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 tabular-nums dark:divide-navy-800">
+          {rows.map((row) => (
+            <tr key={`${row.type}-${row.id}`} data-transaction={row.transactionId}>
+              <td className={`${cell} whitespace-nowrap text-slate-700 dark:text-slate-200`}>
+                {formatDateTime(row.timestamp)}
+              </td>
+              <td className={`${cell} font-semibold`}>{typeLabels[row.type]}</td>
+              <td className={cell}>{row.method}</td>
+              <td
+                className={`${cell} whitespace-nowrap text-right font-semibold ${
+                  row.type === "withdrawal"
+                    ? "text-slate-900 dark:text-white"
+                    : "text-emerald-700 dark:text-emerald-400"
+                }`}
+              >
+                {signedAmount(row)}
+              </td>
+              <td className={cell}>
+                <StatusBadge row={row} />
+                {row.note ? (
+                  <p className="mt-1 max-w-56 text-xs text-slate-500 dark:text-slate-400">
+                    {row.note}
+                  </p>
+                ) : null}
+              </td>
+              <td className={`${cell} font-mono text-xs text-slate-600 dark:text-slate-300`}>
+                {row.transactionId}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function TransactionCards({ rows }: { rows: readonly TransactionRow[] }) {
+  return (
+    <ul aria-label="Transactions" className="grid grid-cols-1 gap-2">
+      {rows.map((row) => (
+        <li
+          key={`${row.type}-${row.id}`}
+          data-transaction={row.transactionId}
+          className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 gap-y-1 rounded-xl border border-slate-200 p-3 text-sm tabular-nums dark:border-navy-700"
+        >
+          <span className="font-semibold text-slate-900 dark:text-white">
+            {typeLabels[row.type]} · {row.method}
+          </span>
+          <span className="justify-self-end">
+            <StatusBadge row={row} />
+          </span>
+          <span className="text-xs text-slate-500 dark:text-slate-400">
+            {formatDateTime(row.timestamp)}
+          </span>
+          <span className="justify-self-end font-semibold">{signedAmount(row)}</span>
+          <span className="col-span-2 break-all font-mono text-xs text-slate-500 dark:text-slate-400">
+            {row.transactionId}
+          </span>
+          {row.note ? (
+            <span className="col-span-2 text-xs text-slate-600 dark:text-slate-300">
+              {row.note}
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * SPEC §2 "History pages", §3 "Transaction row", §8: deposits and withdrawals, newest
+ * first, 10 a page, the page in the address (?page=2). Status colours: confirmed green,
+ * pending yellow, anything else red.
+ */
 export function TransactionHistoryPage() {
+  const [params, setParams] = useSearchParams();
+  const page = pageFrom(params.get("page"));
+  const narrow = useMediaQuery(narrow_screen_query);
+  const history = useQuery({
+    ...transactionHistoryQueryOptions(page, transaction_page_size),
+    refetchOnWindowFocus: true,
+    placeholderData: keepPreviousData,
+  });
+  const rows = history.data?.data;
+
   return (
     <>
-      <PageTitle title="Transaction History" description="Your deposits and withdrawals." />
+      <PageTitle
+        title="Transaction History"
+        description="Your deposits and withdrawals, newest first."
+      />
       <SectionTabs label="Statements" tabs={statementTabs} />
-      <ComingSoon
-        feature="Transaction history"
-        icon={<HistoryIcon className="size-7" />}
-        description="Every deposit and withdrawal will be listed here with its method, amount and status."
-      >
-        <ButtonLink to={paths.user.tradeHistory} variant="secondary">
-          Go to Trade History
-        </ButtonLink>
-      </ComingSoon>
+      <Card aria-labelledby="transactions-title">
+        <h2 id="transactions-title" className="mb-4 text-lg font-semibold">
+          Transactions
+        </h2>
+        {history.isError && history.data === undefined ? (
+          <p role="alert" className="py-8 text-center text-sm text-red-600 dark:text-red-400">
+            {fundingMessages.transactionsFailed}
+          </p>
+        ) : history.isPending ? (
+          <p role="status" className="py-8 text-center text-sm text-slate-500">
+            Loading...
+          </p>
+        ) : !rows || rows.length === 0 ? (
+          <div className="py-8 text-center text-sm text-slate-500 dark:text-slate-400">
+            <p>No transactions yet.</p>
+            <p className="mt-2">
+              <TextLink to={paths.user.fundWallet}>Deposit Funds</TextLink>
+            </p>
+          </div>
+        ) : narrow ? (
+          <TransactionCards rows={rows} />
+        ) : (
+          <TransactionsTable rows={rows} />
+        )}
+        <Pagination
+          label="Transaction pages"
+          current={history.data?.pagination.current_page ?? page}
+          last={history.data?.pagination.last_page ?? 1}
+          onPage={(next) => setParams(next > 1 ? { page: String(next) } : {})}
+        />
+      </Card>
     </>
   );
 }

@@ -30,4 +30,16 @@ export const paths = {
     referrals: "/user/referrals",
     notifications: "/user/notifications",
   },
+  /** The back office (PRODUCT.md D7): staff only; traders get the 404 page. */
+  admin: {
+    root: "/admin",
+    deposits: "/admin/deposits",
+    withdrawals: "/admin/withdrawals",
+    verifications: "/admin/identity",
+    users: "/admin/users",
+    user: "/admin/users/:id",
+    paymentMethods: "/admin/payment-methods",
+    auditLog: "/admin/audit-log",
+    reconciliation: "/admin/reconciliation",
+  },
 } as const;

@@ -1,4 +1,5 @@
 import { Navigate, type RouteObject } from "react-router";
+import { adminRoute } from "../admin/admin-routes.tsx";
 import { RedirectIfSignedIn } from "../auth/redirect-if-signed-in.tsx";
 import { RequireAuth } from "../auth/require-auth.tsx";
 import { paths } from "../paths.ts";
@@ -89,6 +90,7 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      adminRoute,
     ],
   },
 ];

@@ -3,11 +3,18 @@ import { LoadingScreen } from "../components/loading-screen.tsx";
 import { paths } from "../paths.ts";
 import { useAuth } from "./auth-context.ts";
 
-/** The /user page RequireAuth sent the visitor away from, if any (and only a /user page). */
+/**
+ * The signed-in page RequireAuth sent the visitor away from, if any: only a /user or an
+ * /admin page (the admin area shows its own 404 to traders), never an outside address.
+ */
 function returnPath(state: unknown): string | null {
   if (typeof state !== "object" || state === null || !("from" in state)) return null;
   const from = state.from;
-  return typeof from === "string" && from.startsWith(`${paths.user.root}/`) ? from : null;
+  if (typeof from !== "string") return null;
+  const inside = [paths.user.root, paths.admin.root].some(
+    (root) => from === root || from.startsWith(`${root}/`),
+  );
+  return inside ? from : null;
 }
 
 /**

@@ -91,6 +91,11 @@ export function DesktopHeader({ user, unreadCount }: { user: UserView; unreadCou
           <NavLink to={paths.user.referrals} className={navTopItemClass}>
             MY REFERRALS
           </NavLink>
+          {user.role === "admin" && (
+            <NavLink to={paths.admin.root} className={navTopItemClass}>
+              BACK OFFICE
+            </NavLink>
+          )}
           <NotificationBell
             unreadCount={unreadCount}
             className="ml-auto inline-flex size-9 items-center justify-center rounded-lg text-navy-100 hover:bg-white/10 hover:text-white"

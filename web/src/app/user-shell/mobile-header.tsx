@@ -29,7 +29,10 @@ const panelLinks = [
   { to: paths.user.transactionHistory, label: "Statements", icon: HistoryIcon },
   { to: paths.user.security, label: "Settings", icon: SettingsIcon },
   { to: paths.user.referrals, label: "Referrals", icon: UsersIcon },
-] as const;
+];
+
+/** Staff only: the way into the back office. */
+const backOfficeLink = { to: paths.admin.root, label: "Back Office", icon: SettingsIcon };
 
 const iconButton =
   "inline-flex size-10 items-center justify-center rounded-lg text-navy-100 hover:bg-white/10 hover:text-white";
@@ -117,22 +120,24 @@ export function MobileHeader({ user, unreadCount }: { user: UserView; unreadCoun
             </div>
           </dl>
           <nav aria-label="Account menu" className="flex flex-col p-2">
-            {panelLinks.map(({ to, label, icon: LinkIcon }) => (
-              <NavLink
-                key={to}
-                to={to}
-                className={({ isActive }) =>
-                  `flex items-center gap-3 rounded-lg px-3 py-3 text-sm font-medium ${
-                    isActive
-                      ? "bg-brand-600/10 text-brand-700 dark:text-brand-400"
-                      : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-navy-800"
-                  }`
-                }
-              >
-                <LinkIcon className="size-5" />
-                {label}
-              </NavLink>
-            ))}
+            {(user.role === "admin" ? [...panelLinks, backOfficeLink] : panelLinks).map(
+              ({ to, label, icon: LinkIcon }) => (
+                <NavLink
+                  key={to}
+                  to={to}
+                  className={({ isActive }) =>
+                    `flex items-center gap-3 rounded-lg px-3 py-3 text-sm font-medium ${
+                      isActive
+                        ? "bg-brand-600/10 text-brand-700 dark:text-brand-400"
+                        : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-navy-800"
+                    }`
+                  }
+                >
+                  <LinkIcon className="size-5" />
+                  {label}
+                </NavLink>
+              ),
+            )}
           </nav>
           <div className="mt-auto p-4">
             <button

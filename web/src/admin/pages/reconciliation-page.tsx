@@ -1,0 +1,138 @@
+import { useQuery } from "@tanstack/react-query";
+import { formatUsd } from "@tp/domain/money";
+import { errorMessage } from "../../api/client.ts";
+import { Button } from "../../components/button.tsx";
+import { Card } from "../../components/card.tsx";
+import { AlertCircleIcon, CheckCircleIcon } from "../../components/icons.tsx";
+import { LoadingScreen } from "../../components/loading-screen.tsx";
+import { PageTitle } from "../../components/page-title.tsx";
+import { ledgerCheckQuery } from "../api/ledger-check.ts";
+import { formatDateTime, humanizeKey } from "../components/admin-format.ts";
+
+function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <Card as="div" className="!p-4">
+      <p className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+        {label}
+      </p>
+      <p className="mt-1 text-xl font-bold tabular-nums">{value}</p>
+      {note ? <p className="text-xs text-slate-500 dark:text-slate-400">{note}</p> : null}
+    </Card>
+  );
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** Reconciliation (issue 5): the ledger's invariants and where the money is. */
+export function ReconciliationPage() {
+  const query = useQuery(ledgerCheckQuery());
+  const report = query.data;
+  return (
+    <>
+      <PageTitle
+        title="Reconciliation"
+        description="The ledger's invariants, checked now, and the totals they reconcile."
+        actions={
+          <Button variant="secondary" busy={query.isFetching} onClick={() => void query.refetch()}>
+            Check again
+          </Button>
+        }
+      />
+      {query.isLoading ? (
+        <LoadingScreen label="Checking the ledger..." />
+      ) : !report ? (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {errorMessage(query.error, "The ledger check could not run")}
+        </p>
+      ) : (
+        <div className="flex flex-col gap-6">
+          {report.ok ? (
+            <div
+              role="status"
+              className="flex items-center gap-3 rounded-2xl border border-emerald-300 bg-emerald-50 px-5 py-4 text-emerald-900 dark:border-emerald-500/40 dark:bg-emerald-500/10 dark:text-emerald-200"
+            >
+              <CheckCircleIcon className="size-6 shrink-0" />
+              <div>
+                <p className="font-semibold">The ledger balances: every invariant holds.</p>
+                <p className="text-sm opacity-80">Checked {formatDateTime(report.checked_at)}</p>
+              </div>
+            </div>
+          ) : (
+            <div
+              role="alert"
+              className="rounded-2xl border border-red-300 bg-red-50 px-5 py-4 text-red-900 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200"
+            >
+              <p className="flex items-center gap-2 font-semibold">
+                <AlertCircleIcon className="size-6 shrink-0" />
+                {count(report.violations.length, "invariant violation")}
+              </p>
+              <ul className="mt-2 list-disc space-y-1 pl-9 text-sm">
+                {report.violations.map((violation) => (
+                  <li key={violation} className="break-words">
+                    {violation}
+                  </li>
+                ))}
+              </ul>
+              <p className="mt-2 text-sm opacity-80">Checked {formatDateTime(report.checked_at)}</p>
+            </div>
+          )}
+          <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+            <Figure
+              label="Confirmed deposits"
+              value={formatUsd(report.confirmed_deposits.amount)}
+              note={count(report.confirmed_deposits.count, "deposit")}
+            />
+            <Figure
+              label="Paid withdrawals"
+              value={formatUsd(report.paid_withdrawals.amount)}
+              note={count(report.paid_withdrawals.count, "withdrawal")}
+            />
+            <Figure
+              label="Held withdrawals"
+              value={formatUsd(report.held_withdrawals.amount)}
+              note={`${count(report.held_withdrawals.count, "withdrawal")} pending`}
+            />
+            <Figure
+              label="Trading results (real)"
+              value={formatUsd(report.trading_results.real)}
+              note={`Practice: ${formatUsd(report.trading_results.practice)}. Positive: traders lost more than they won.`}
+            />
+          </div>
+          <Card aria-labelledby="balances-title">
+            <h2 id="balances-title" className="mb-3 font-semibold">
+              Balances by account kind ({report.currency})
+            </h2>
+            <table className="w-full text-sm">
+              <caption className="sr-only">Balances by account kind</caption>
+              <thead className="border-b border-slate-200 dark:border-navy-700">
+                <tr>
+                  <th scope="col" className="py-2 text-left text-xs uppercase text-slate-500">
+                    Account kind
+                  </th>
+                  <th scope="col" className="py-2 text-right text-xs uppercase text-slate-500">
+                    Balance
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 tabular-nums dark:divide-navy-800">
+                {Object.entries(report.balances_by_kind).map(([kind, amount]) => (
+                  <tr key={kind}>
+                    <td className="py-2">
+                      {humanizeKey(kind)}{" "}
+                      <code className="ml-1 text-xs text-slate-500">{kind}</code>
+                    </td>
+                    <td className="py-2 text-right font-semibold">
+                      {amount < 0 ? `-${formatUsd(-amount)}` : formatUsd(amount)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
+        </div>
+      )}
+    </>
+  );
+}

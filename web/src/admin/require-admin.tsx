@@ -1,0 +1,40 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { PublicHeader } from "../app/public-header.tsx";
+import { useAuth } from "../auth/auth-context.ts";
+import { Footer } from "../components/footer.tsx";
+import { LoadingScreen } from "../components/loading-screen.tsx";
+import { paths } from "../paths.ts";
+import { NotFoundPage } from "../routes/not-found/not-found-page.tsx";
+
+/**
+ * The 404 page exactly as an unknown address shows it (PublicLayout's frame): a trader who
+ * opens /admin learns nothing about the back office, not even that it exists.
+ */
+export function HiddenAdminPage() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <PublicHeader />
+      <main id="main" className="flex flex-1 flex-col">
+        <NotFoundPage />
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/**
+ * Guards /admin/*: GET /user says the session's role. Staff get the back office; a signed-in
+ * trader gets the 404 page; a visitor is sent to sign in like any other signed-in page.
+ * (The server answers 403 to every admin call of a trader whatever this shows.)
+ */
+export function RequireAdmin() {
+  const { isLoading, user, signedOutByChoice } = useAuth();
+  const location = useLocation();
+  if (isLoading) return <LoadingScreen />;
+  if (user === null) {
+    const state = signedOutByChoice ? null : { from: location.pathname };
+    return <Navigate to={paths.signIn} replace state={state} />;
+  }
+  if (user.role !== "admin") return <HiddenAdminPage />;
+  return <Outlet />;
+}

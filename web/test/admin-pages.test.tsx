@@ -1,0 +1,226 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import type { AdminPaymentMethod, AdminUserDetail, LedgerReport } from "@tp/domain/admin-api";
+import type { UserView } from "@tp/domain/api";
+import { describe, expect, it } from "vitest";
+import { storeSession, success, trader } from "./fake-api.ts";
+import { fill, findToast, renderApp } from "./render-app.tsx";
+
+const staff: UserView = { ...trader, id: 1, email: "staff@example.com", role: "admin" };
+const emptyList = success({ data: [], pagination: { last_page: 1, current_page: 1, total: 0 } });
+
+function renderAsStaff(path: string, routes: Parameters<typeof renderApp>[1] = {}) {
+  storeSession("staff-token", staff);
+  return renderApp(path, {
+    "GET /user": success({ user: staff }),
+    "GET /admin/deposits": emptyList,
+    "GET /admin/withdrawals": emptyList,
+    "GET /admin/verifications": emptyList,
+    ...routes,
+  });
+}
+
+const bank: AdminPaymentMethod = {
+  id: "bank-transfer",
+  name: "Bank Transfer",
+  kind: "bank",
+  is_active: true,
+  is_recommended: false,
+  is_available: false,
+  wallet_address: null,
+  instructions: [],
+  additional_details: { bank_name: "" },
+  sort_order: 7,
+  updated_at: "2026-01-15T12:00:00.000Z",
+};
+
+describe("payment methods", () => {
+  it("edits a bank method: details as key/values, empty ones left out, the server's message shown", async () => {
+    const { user, callsTo } = renderAsStaff("/admin/payment-methods", {
+      "GET /admin/payment-methods": success([bank]),
+      "PUT /admin/payment-methods/bank-transfer": success(
+        { payment_method: bank },
+        "Payment method updated",
+      ),
+    });
+    expect(await screen.findByText("Needs a bank name before traders can use it.")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Edit Bank Transfer" }));
+    const dialog = await screen.findByRole("dialog", { name: "Edit Bank Transfer" });
+    // The bank's details are offered as rows even when none is stored yet.
+    const keys = within(dialog)
+      .getAllByLabelText(/^Detail \d+ key$/)
+      .map((input) => (input as HTMLInputElement).value);
+    expect(keys).toEqual(["bank_name", "account_name", "account_number", "swift_code"]);
+
+    await fill(user, within(dialog).getByLabelText("Detail 1 value"), "First Example Bank");
+    await fill(user, within(dialog).getByLabelText("Detail 4 value"), "FEXBGB2L");
+    await user.click(within(dialog).getByLabelText("Recommended"));
+    await user.click(within(dialog).getByRole("button", { name: "+ Add instruction" }));
+    await fill(user, within(dialog).getByLabelText("Instruction 1"), "Use the reference as memo");
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+
+    expect(await findToast("Payment method updated")).toBeInTheDocument();
+    expect(callsTo("PUT /admin/payment-methods/bank-transfer")[0]?.body).toEqual({
+      name: "Bank Transfer",
+      is_active: true,
+      is_recommended: true,
+      instructions: ["Use the reference as memo"],
+      additional_details: { bank_name: "First Example Bank", swift_code: "FEXBGB2L" },
+    });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("refuses a detail with a value but a bad key, sending nothing", async () => {
+    const { user, callsTo } = renderAsStaff("/admin/payment-methods", {
+      "GET /admin/payment-methods": success([bank]),
+    });
+    await user.click(await screen.findByRole("button", { name: "Edit Bank Transfer" }));
+    const dialog = await screen.findByRole("dialog");
+    await user.click(within(dialog).getByRole("button", { name: "+ Add detail" }));
+    await fill(user, within(dialog).getByLabelText("Detail 5 key"), "9lives");
+    await fill(user, within(dialog).getByLabelText("Detail 5 value"), "x");
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    expect(await within(dialog).findByLabelText("Detail 5 key")).toHaveAccessibleDescription(
+      "Keys are letters, digits, spaces and underscores",
+    );
+    expect(callsTo("PUT /admin/payment-methods/bank-transfer")).toHaveLength(0);
+  });
+});
+
+const detail: AdminUserDetail = {
+  user: {
+    id: 7,
+    email: "ada@example.com",
+    username: "ada.lovelace",
+    name: "Ada Lovelace",
+    role: "trader",
+    country: "United Kingdom",
+    created_at: "2026-01-01T00:00:00.000Z",
+    email_verified_at: "2026-01-02T00:00:00.000Z",
+    kyc_verified_at: null,
+    account_balance: 829.5,
+    practice_balance: 10000,
+    phone_number: "+44 20 7946 0000",
+    plan: "basic",
+  },
+  ledger: [
+    {
+      entry_id: 3,
+      kind: "withdrawal_hold",
+      reference: "withdrawal:1",
+      account: "real",
+      amount: -120,
+      created_at: "2026-01-03T00:00:00.000Z",
+    },
+  ],
+  trades: [],
+  deposits: [],
+  withdrawals: [],
+  verifications: [],
+  sessions: [
+    {
+      id: 40,
+      created_at: "2026-01-03T00:00:00.000Z",
+      last_seen_at: "2026-01-03T01:00:00.000Z",
+      expires_at: "2999-01-01T00:00:00.000Z",
+      revoked_at: null,
+      ip: "203.0.113.9",
+      user_agent: "Firefox",
+    },
+  ],
+};
+
+describe("users", () => {
+  it("searches with q and opens a user's balances, ledger and sessions", async () => {
+    const { user, callsTo } = renderAsStaff("/admin/users", {
+      "GET /admin/users": success({
+        data: [{ ...detail.user }],
+        pagination: { last_page: 1, current_page: 1, total: 1 },
+      }),
+      "GET /admin/users/7": success(detail),
+      "POST /admin/users/7/sessions/40/revoke": success({ revoked: 1 }, "Session revoked"),
+    });
+    await fill(user, await screen.findByLabelText("Search users"), "lovelace");
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    await waitFor(() =>
+      expect(callsTo("GET /admin/users").at(-1)?.path).toBe(
+        "/admin/users?q=lovelace&page=1&limit=25",
+      ),
+    );
+    await user.click(await screen.findByRole("link", { name: "Ada Lovelace" }));
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Ada Lovelace" })).toBeVisible();
+    expect(screen.getByText("$829.50")).toBeVisible();
+    expect(screen.getByText("-$120.00")).toBeVisible();
+
+    await user.click(screen.getByRole("tab", { name: /Sessions/ }));
+    await user.click(screen.getByRole("button", { name: "Revoke session 40" }));
+    expect(await findToast("Session revoked")).toBeInTheDocument();
+    expect(callsTo("POST /admin/users/7/sessions/40/revoke")).toHaveLength(1);
+  });
+});
+
+describe("reconciliation", () => {
+  const report: LedgerReport = {
+    ok: false,
+    violations: ["journal entry 9 does not sum to zero"],
+    checked_at: "2026-01-15T12:00:00.000Z",
+    currency: "USD",
+    balances_by_kind: { "trader:real": 829.5, "withdrawals:held": 420.5 },
+    held_withdrawals: { count: 2, amount: 420.5 },
+    confirmed_deposits: { count: 2, amount: 1250 },
+    paid_withdrawals: { count: 0, amount: 0 },
+    trading_results: { real: 12.5, practice: -3 },
+  };
+
+  it("shows each violation and the figures", async () => {
+    renderAsStaff("/admin/reconciliation", { "GET /admin/ledger/check": success(report) });
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("1 invariant violation");
+    expect(alert).toHaveTextContent("journal entry 9 does not sum to zero");
+    expect(screen.getByText("$1,250.00")).toBeVisible();
+    expect(screen.getByText("2 withdrawals pending")).toBeVisible();
+  });
+
+  it("says so when every invariant holds", async () => {
+    renderAsStaff("/admin/reconciliation", {
+      "GET /admin/ledger/check": success({ ...report, ok: true, violations: [] }),
+    });
+    expect(
+      await screen.findByText("The ledger balances: every invariant holds."),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+});
+
+describe("audit log", () => {
+  it("filters by action and target", async () => {
+    const { user, callsTo } = renderAsStaff("/admin/audit-log", {
+      "GET /admin/audit-log": success({
+        data: [
+          {
+            id: 1,
+            actor: { id: 1, email: "staff@example.com" },
+            actor_label: "staff@example.com",
+            action: "deposit.approved",
+            target_type: "deposit",
+            target_id: "12",
+            before: { status: "under_review" },
+            after: { status: "confirmed" },
+            ip: "127.0.0.1",
+            created_at: "2026-01-15T12:00:00.000Z",
+          },
+        ],
+        pagination: { last_page: 1, current_page: 1, total: 1 },
+      }),
+    });
+    expect(await screen.findByText("under_review")).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText("Action"), "deposit.approved");
+    await fill(user, screen.getByLabelText("Target"), "deposit:12");
+    await user.click(screen.getByRole("button", { name: "Filter" }));
+    await waitFor(() => {
+      const query = new URL(callsTo("GET /admin/audit-log").at(-1)!.path, "http://x").searchParams;
+      expect(query.get("action")).toBe("deposit.approved");
+      expect(query.get("target")).toBe("deposit:12");
+    });
+  });
+});

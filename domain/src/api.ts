@@ -119,3 +119,12 @@ export const tradeAuditDataSchema = z.object({
     note: z.string().nullable(),
   }),
 });
+
+/**
+ * GET /trading-conditions: what every page must tell the trader about how trades are priced
+ * (PRODUCT.md D2: a banner while real balances trade on simulated prices).
+ */
+export const tradingConditionsSchema = z.object({
+  real_trading_on_simulated_prices: z.boolean(),
+});
+export type TradingConditions = z.infer<typeof tradingConditionsSchema>;

@@ -107,3 +107,25 @@ describe("trading under the default rate limits", () => {
     expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: 50 }, () => 201));
   });
 });
+
+describe("trading conditions (PRODUCT.md D2)", () => {
+  it("says real balances trade on simulated prices only when the flag is set and they do", async () => {
+    const flagged = await startTestPlatform("pglite", {
+      env: { ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: "true" },
+    });
+    const plain = await startTestPlatform("pglite");
+    try {
+      const conditions = async (platform: TestPlatform) =>
+        (await httpClient(platform.baseUrl).get("/api/v1/trading-conditions")).body.data;
+      // No simulated price yet: nothing trades on one.
+      expect(await conditions(flagged)).toEqual({ real_trading_on_simulated_prices: false });
+      await advanceWithTick(flagged, "EURUSD", 1.08, 0);
+      await advanceWithTick(plain, "EURUSD", 1.08, 0);
+      expect(await conditions(flagged)).toEqual({ real_trading_on_simulated_prices: true });
+      expect(await conditions(plain)).toEqual({ real_trading_on_simulated_prices: false });
+    } finally {
+      await flagged.close();
+      await plain.close();
+    }
+  }, 90_000);
+});

@@ -1,4 +1,4 @@
-import { apiSuccessSchema } from "@tp/domain/api";
+import { apiSuccessSchema, tradingConditionsSchema } from "@tp/domain/api";
 import { assetCatalogue, chartSymbol, findAsset } from "@tp/domain/catalogue";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -28,6 +28,28 @@ const marketSchema = z.object({
 export async function marketRoutes(app: FastifyInstance, context: AppContext) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   let reference: { atMs: number; closes: Map<string, number> } | null = null;
+
+  routes.get(
+    "/trading-conditions",
+    {
+      schema: {
+        tags: ["markets"],
+        summary: "Whether real balances may trade on simulated prices (a development setting)",
+        response: { 200: apiSuccessSchema(tradingConditionsSchema), ...failureResponses },
+      },
+    },
+    async () => ({
+      status: "success" as const,
+      data: {
+        // True only when the operator set the flag and a simulated feed is running.
+        real_trading_on_simulated_prices:
+          context.config.ALLOW_REAL_TRADING_ON_SIMULATED_PRICES &&
+          assetCatalogue.some(
+            (asset) => context.marketData.store.last(asset.symbol)?.source === "simulated",
+          ),
+      },
+    }),
+  );
 
   routes.get(
     "/markets",

@@ -1,5 +1,6 @@
 import { Outlet } from "react-router";
 import { AuthProvider } from "../auth/auth-provider.tsx";
+import { SimulatedRealBanner } from "../components/simulated-real-banner.tsx";
 import { Toaster } from "../components/toaster.tsx";
 import { ScrollToTop } from "./scroll-to-top.tsx";
 
@@ -14,6 +15,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <ScrollToTop />
+      <SimulatedRealBanner />
       <Outlet />
       <Toaster />
     </AuthProvider>

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { type ManualClock, systemClock } from "@tp/server/clock";
 import { SimulatedFeed } from "@tp/server/feeds/simulated-feed";
+import type { Feed } from "@tp/server/feeds/tick";
 import { startTestPlatform, type TestPlatform } from "@tp/server/testing/test-platform";
 
 /** The real built app; `npm run test:e2e` builds it first (`npm run build -w web`). */
@@ -41,18 +42,33 @@ export async function startBrowserPlatform(kind: "pglite" | "postgres"): Promise
  * first, PUBLIC_URL names it, and the browser talks to the platform through it (`baseUrl`).
  */
 export async function startLiveBrowserPlatform(kind: "pglite" | "postgres"): Promise<TestPlatform> {
+  return startProxiedBrowserPlatform(kind, {
+    // Never advanced: the suite waits for real expiries.
+    clock: systemClock as unknown as ManualClock,
+    // The simulator over the whole catalogue: what FEED_SOURCES' default builds
+    // (startTestPlatform takes a list of feeds, not "from-config").
+    feeds: [new SimulatedFeed({ clock: systemClock, seed: 1 })],
+  });
+}
+
+/**
+ * The built web app behind the pass-through proxy (see startLiveBrowserPlatform): PUBLIC_URL
+ * is the browser's origin, so the live stream accepts the page's socket (balance events reach
+ * it) and e-mailed links open as they are. Clock, feeds and settings as startTestPlatform's.
+ */
+export async function startProxiedBrowserPlatform(
+  kind: "pglite" | "postgres",
+  options: { env?: Record<string, string>; clock?: ManualClock; feeds?: Feed[] } = {},
+): Promise<TestPlatform> {
   const webCopy = await snapshotWebDist();
   const proxy = await startPassThroughProxy();
   try {
     const publicUrl = `http://127.0.0.1:${proxy.port}`;
     const platform = await startTestPlatform(kind, {
       webDistDir: webCopy,
-      // Never advanced: the suite waits for real expiries.
-      clock: systemClock as unknown as ManualClock,
-      // The simulator over the whole catalogue: what FEED_SOURCES' default builds
-      // (startTestPlatform takes a list of feeds, not "from-config").
-      feeds: [new SimulatedFeed({ clock: systemClock, seed: 1 })],
-      env: { PUBLIC_URL: publicUrl },
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.feeds ? { feeds: options.feeds } : {}),
+      env: { ...options.env, PUBLIC_URL: publicUrl },
     });
     proxy.forwardTo(Number(new URL(platform.baseUrl).port));
     platform.baseUrl = publicUrl;

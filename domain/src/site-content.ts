@@ -15,6 +15,29 @@ export const siteContentSchema = z.object({
     description: text,
     /** Legal registration, as the operator states it; null shows nothing. */
     registration: text.nullable(),
+    /** Year the company was founded; null (the default) shows nothing. */
+    founded_year: z.number().int().min(1800).max(2200).nullable().default(null),
+    /**
+     * Licences the operator actually holds, each naming its regulator and number so a
+     * visitor can check it. Empty (the default): the site claims no licence at all.
+     */
+    licences: z
+      .array(
+        z.object({
+          name: text,
+          regulator: text,
+          number: text,
+          /** The regulator's public register entry, if any. */
+          url: text.nullable().default(null),
+        }),
+      )
+      .max(20)
+      .default([]),
+    /** Certifications (e.g. PCI DSS) the operator holds; empty (the default) claims none. */
+    certifications: z
+      .array(z.object({ name: text, url: text.nullable().default(null) }))
+      .max(20)
+      .default([]),
   }),
   home: z.object({
     hero_title: text,

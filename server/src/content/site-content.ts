@@ -1,12 +1,16 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { apiSuccessSchema } from "@tp/domain/api";
+import { galleryListingSchema, galleryNameSchema } from "@tp/domain/market-info";
 import { type SiteContent, siteContentSchema } from "@tp/domain/site-content";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
 import { ConfigError } from "../config.ts";
+import { notFound } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
+import { listGallery, readGalleryImage } from "./galleries.ts";
 
 /** Reads CONTENT_DIR/site.json once at start; a missing or invalid file stops the server. */
 export function loadSiteContent(contentDir: string): SiteContent {
@@ -28,7 +32,8 @@ export function loadSiteContent(contentDir: string): SiteContent {
 }
 
 export async function siteContentRoutes(app: FastifyInstance, context: AppContext) {
-  app.withTypeProvider<ZodTypeProvider>().get(
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  routes.get(
     "/site-content",
     {
       schema: {
@@ -38,5 +43,50 @@ export async function siteContentRoutes(app: FastifyInstance, context: AppContex
       },
     },
     async () => ({ status: "success" as const, data: context.siteContent }),
+  );
+
+  routes.get(
+    "/site-content/galleries/:name",
+    {
+      schema: {
+        tags: ["site"],
+        summary:
+          "Images of a document gallery (legal-documents, confirmation, financial-statement) from CONTENT_DIR/galleries; [] when none",
+        params: z.object({ name: galleryNameSchema }),
+        response: { 200: apiSuccessSchema(galleryListingSchema), ...failureResponses },
+      },
+    },
+    async (request) => ({
+      status: "success" as const,
+      data: {
+        name: request.params.name,
+        images: await listGallery(context.config.CONTENT_DIR, request.params.name),
+      },
+    }),
+  );
+
+  routes.get(
+    "/site-content/galleries/:name/:file",
+    {
+      schema: {
+        tags: ["site"],
+        summary: "One gallery image (PNG, JPEG, GIF or WebP by content); 404 for anything else",
+        params: z.object({ name: galleryNameSchema, file: z.string().min(1).max(200) }),
+      },
+    },
+    async (request, reply) => {
+      const image = await readGalleryImage(
+        context.config.CONTENT_DIR,
+        request.params.name,
+        request.params.file,
+      );
+      if (!image) throw notFound();
+      return reply
+        .header("content-type", image.type)
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "public, max-age=300")
+        .header("content-disposition", "inline")
+        .send(image.bytes);
+    },
   );
 }

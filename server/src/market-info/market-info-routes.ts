@@ -1,0 +1,142 @@
+import { apiSuccessSchema } from "@tp/domain/api";
+import {
+  blockchainStatsSchema,
+  crypto_market_limit_default,
+  crypto_market_limit_max,
+  cryptoMarketDataSchema,
+  cryptoNewsPageSchema,
+  marketInfoMessages,
+  news_page_max,
+} from "@tp/domain/market-info";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../app-context.ts";
+import { requireSession } from "../http/authenticate.ts";
+import { AppError } from "../http/errors.ts";
+import { failureResponses } from "../http/replies.ts";
+import { CircuitOpenError } from "./circuit-breaker.ts";
+import { createMarketInfo } from "./market-info-service.ts";
+import { ProviderError } from "./provider-request.ts";
+
+const newsQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: `page must be a whole number from 1 to ${news_page_max}` })
+    .int(`page must be a whole number from 1 to ${news_page_max}`)
+    .min(1, `page must be a whole number from 1 to ${news_page_max}`)
+    .max(news_page_max, `page must be a whole number from 1 to ${news_page_max}`)
+    .default(1),
+});
+
+const marketQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${crypto_market_limit_max}` })
+    .int(`limit must be a whole number from 1 to ${crypto_market_limit_max}`)
+    .min(1, `limit must be a whole number from 1 to ${crypto_market_limit_max}`)
+    .max(
+      crypto_market_limit_max,
+      `limit must be a whole number from 1 to ${crypto_market_limit_max}`,
+    )
+    .default(crypto_market_limit_default),
+});
+
+/**
+ * Provider failures become 503 PROVIDER_UNAVAILABLE with a plain message (and Retry-After
+ * while the circuit is open); the provider's detail goes to the log only. Anything else is
+ * a bug and stays a 500.
+ */
+async function fromProvider<T>(
+  load: () => Promise<T>,
+  message: string,
+  log: FastifyBaseLogger,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof CircuitOpenError) {
+      log.info({ reason: error.message }, "provider circuit open");
+      throw new AppError("PROVIDER_UNAVAILABLE", message, {
+        headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryInMs / 1000))) },
+      });
+    }
+    if (error instanceof ProviderError) {
+      log.warn({ reason: error.message }, "provider failed");
+      throw new AppError("PROVIDER_UNAVAILABLE", message);
+    }
+    throw error;
+  }
+}
+
+export async function marketInfoRoutes(app: FastifyInstance, context: AppContext) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const log = app.log.child({ module: "market-info" });
+  const marketInfo = createMarketInfo({ config: context.config, clock: context.clock, log });
+  const signedIn = requireSession(context);
+
+  routes.get(
+    "/blockchain-stats",
+    {
+      schema: {
+        tags: ["market-info"],
+        summary: "Bitcoin network statistics of the last 24 hours (blockchain.com), cached 30 s",
+        security: [{ bearer: [] }],
+        response: { 200: apiSuccessSchema(blockchainStatsSchema), ...failureResponses },
+      },
+      preHandler: signedIn,
+    },
+    async () => ({
+      status: "success" as const,
+      data: await fromProvider(
+        () => marketInfo.blockchainStats(),
+        marketInfoMessages.blockchainStatsUnavailable,
+        log,
+      ),
+    }),
+  );
+
+  routes.get(
+    "/crypto-news",
+    {
+      schema: {
+        tags: ["market-info"],
+        summary:
+          "Crypto news, 10 a page (CoinMarketCap content, start=(page−1)·10+1, limit=10), cached 5 min",
+        security: [{ bearer: [] }],
+        querystring: newsQuerySchema,
+        response: { 200: apiSuccessSchema(cryptoNewsPageSchema), ...failureResponses },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => ({
+      status: "success" as const,
+      data: await fromProvider(
+        () => marketInfo.cryptoNews(request.query.page),
+        marketInfoMessages.cryptoNewsUnavailable,
+        log,
+      ),
+    }),
+  );
+
+  routes.get(
+    "/crypto-market-data",
+    {
+      schema: {
+        tags: ["market-info"],
+        summary:
+          "Top coins by market capitalisation in the shape of SPEC §3 Market data (CoinMarketCap listings), cached 60 s",
+        security: [{ bearer: [] }],
+        querystring: marketQuerySchema,
+        response: { 200: apiSuccessSchema(cryptoMarketDataSchema), ...failureResponses },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => ({
+      status: "success" as const,
+      data: await fromProvider(
+        () => marketInfo.cryptoMarket(request.query.limit),
+        marketInfoMessages.cryptoMarketUnavailable,
+        log,
+      ),
+    }),
+  );
+}

@@ -1,0 +1,87 @@
+/** Replies larger than this are refused: no provider reply we read comes close. */
+export const provider_reply_bytes_max = 2 * 1024 * 1024;
+
+/**
+ * A provider could not give usable data: unreachable, too slow, an HTTP error, or a reply
+ * not in its documented format. The detail is for the log; the trader sees a 503.
+ */
+export class ProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ProviderError";
+  }
+}
+
+/**
+ * GET a provider's JSON with a hard deadline covering connection, headers and body. Any
+ * failure becomes a ProviderError naming the provider and what went wrong.
+ */
+export async function getProviderJson(
+  provider: string,
+  url: URL,
+  options: { timeout_ms: number; headers?: Record<string, string> },
+): Promise<unknown> {
+  const signal = AbortSignal.timeout(options.timeout_ms);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { accept: "application/json", ...options.headers },
+      signal,
+      redirect: "error",
+    });
+  } catch (error) {
+    throw new ProviderError(`${provider}: ${describeFailure(error, options.timeout_ms)}`, {
+      cause: error,
+    });
+  }
+  let text: string;
+  try {
+    text = await readBounded(response, provider_reply_bytes_max);
+  } catch (error) {
+    throw new ProviderError(`${provider}: ${describeFailure(error, options.timeout_ms)}`, {
+      cause: error,
+    });
+  }
+  if (!response.ok) {
+    throw new ProviderError(`${provider}: HTTP ${response.status} ${text.slice(0, 300)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProviderError(`${provider}: reply is not JSON: ${text.slice(0, 120)}`);
+  }
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error) {
+    if (error.name === "TimeoutError" || error.name === "AbortError") {
+      return `no reply within ${timeoutMs} ms`;
+    }
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+async function readBounded(response: Response, bytesMax: number): Promise<string> {
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > bytesMax) {
+    await response.body?.cancel();
+    throw new Error(`reply of ${declared} bytes is over ${bytesMax}`);
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > bytesMax) {
+      await reader.cancel();
+      throw new Error(`reply is over ${bytesMax} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -257,6 +257,7 @@ export const auditActions = [
   "payment_method.updated",
   "session.revoked",
   "sessions.revoked",
+  "notification.broadcast",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -2,6 +2,8 @@ import path from "node:path";
 import { emailPattern, passwordPattern } from "@tp/domain/validation";
 import { z } from "zod";
 import { feedConfigShape, refineFeedConfig } from "./feeds/feed-config.ts";
+import { marketInfoConfigShape } from "./market-info/market-info-config.ts";
+import { pushConfigShape, refinePushConfig } from "./push/push-config.ts";
 
 /**
  * Every setting the server reads, parsed once at start by this one schema. A bad value
@@ -86,8 +88,15 @@ export const configSchema = z
     REQUIRE_KYC_FOR_WITHDRAWAL: booleanFlag.default(true),
     /** Price feeds: which source prices each asset, and each source's settings. */
     ...feedConfigShape,
+    /** Blockchain stats, crypto news and crypto market data providers (market-info/). */
+    ...marketInfoConfigShape,
+    /** The "New Transaction" toast's feed of real recent transactions (PRODUCT.md D5). */
+    ACTIVITY_TOAST_ENABLED: booleanFlag.default(true),
+    /** Web Push: VAPID keys and subject, loopback endpoints for tests (push/push-config.ts). */
+    ...pushConfigShape,
   })
-  .superRefine(refineFeedConfig);
+  .superRefine(refineFeedConfig)
+  .superRefine(refinePushConfig);
 
 export type RawConfig = z.infer<typeof configSchema>;
 

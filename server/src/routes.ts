@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { activityRoutes } from "./activity/activity-routes.ts";
 import { adminRoutes } from "./admin/admin-routes.ts";
 import type { AppContext } from "./app-context.ts";
 import { authRoutes } from "./auth/auth-routes.ts";
@@ -6,7 +7,10 @@ import { siteContentRoutes } from "./content/site-content.ts";
 import { fundingRoutes } from "./funding/funding-routes.ts";
 import { healthRoutes } from "./http/health-routes.ts";
 import { practiceRoutes } from "./ledger/practice-routes.ts";
+import { marketInfoRoutes } from "./market-info/market-info-routes.ts";
+import { notificationRoutes } from "./notifications/notification-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
+import { referralRoutes } from "./referrals/referral-routes.ts";
 import { streamRoutes } from "./stream/stream-routes.ts";
 import { tradeRoutes } from "./trading/trade-routes.ts";
 import { userRoutes } from "./users/user-routes.ts";
@@ -23,5 +27,10 @@ export const apiRoutePlugins: Array<(api: FastifyInstance, context: AppContext) 
     tradeRoutes,
     streamRoutes,
     fundingRoutes,
+    referralRoutes,
+    // Before adminRoutes: it starts the notification delivery the staff broadcast kicks.
+    notificationRoutes,
+    activityRoutes,
+    marketInfoRoutes,
     adminRoutes,
   ];

@@ -18,6 +18,7 @@ import {
   updatePaymentMethodSchema,
 } from "@tp/domain/admin-api";
 import { apiSuccessSchema } from "@tp/domain/api";
+import { broadcastDataSchema, broadcastSchema } from "@tp/domain/engagement";
 import { approveWithdrawalSchema, rejectSchema } from "@tp/domain/funding";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -54,6 +55,7 @@ import {
 import { requireRole, requireSession, sessionOf } from "../http/authenticate.ts";
 import { AppError, notFound, unauthenticated, validationError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
+import { broadcastNotification } from "../notifications/broadcast.ts";
 import { findUpload, sendUpload, uploadsDirectory } from "../uploads/upload-store.ts";
 import { findUserById } from "../users/users.ts";
 import { searchUsers, userDetail } from "./admin-users.ts";
@@ -604,6 +606,35 @@ export async function adminRoutes(app: FastifyInstance, context: AppContext) {
             };
           });
         },
+      );
+
+      // Notification broadcast (issue 6) -------------------------------------------------------
+
+      routes.post(
+        "/notifications",
+        {
+          schema: {
+            tags,
+            summary:
+              "Sends a notification (stream and Web Push too) to one trader (user_id) or to every trader; Idempotency-Key accepted",
+            security,
+            body: broadcastSchema,
+            response: {
+              201: apiSuccessSchema(broadcastDataSchema),
+              ...failureResponses,
+            },
+          },
+        },
+        async (request, reply) =>
+          sendReply(
+            reply,
+            await broadcastNotification(
+              context,
+              await actorOf(request),
+              request.body,
+              idempotencyOf(request),
+            ),
+          ),
       );
 
       // Audit log and reconciliation ----------------------------------------------------------

@@ -4,13 +4,18 @@ import { Redis } from "ioredis";
 import type { Tick } from "../feeds/tick.ts";
 
 /**
- * Events that cross the platform: ticks for every socket, and a trader's own trade and
- * balance changes. Published after the transaction that caused them commits, never before.
+ * Events that cross the platform: ticks for every socket, and a trader's own trade,
+ * balance and notification changes. Published after the transaction that caused them commits, never before.
  */
 export type PlatformEvent =
   | { type: "tick"; tick: Tick }
   | { type: "trade"; userId: number; trade: unknown }
-  | { type: "balance"; userId: number; account_balance: number; practice_balance: number };
+  | { type: "balance"; userId: number; account_balance: number; practice_balance: number }
+  // A new notification (its API view) and the trader's unread count after it
+  // (notifications/notification-delivery.ts).
+  | { type: "notification"; userId: number; notification: unknown; unread_count: number }
+  // The unread count changed without a new notification (marked read).
+  | { type: "notification_count"; userId: number; unread_count: number };
 
 export type EventListener = (event: PlatformEvent) => void;
 

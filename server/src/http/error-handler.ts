@@ -71,7 +71,10 @@ export function installErrorHandler(app: FastifyInstance) {
     }
 
     const status = httpStatusByCode[code];
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    // Our failures are errors; an outside provider being down is expected weather (its
+    // adapter logs the cause once per failure, not per request).
+    if (code === "INTERNAL") request.log.error({ err: error }, "request failed");
+    else if (status >= 500) request.log.warn({ code, status }, "request refused: dependency down");
     else request.log.info({ code, status }, "request refused");
 
     const body: ApiFailure = { status: "error", message, code };

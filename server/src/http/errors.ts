@@ -42,6 +42,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_REUSED: 409,
   PAYMENT_METHOD_UNAVAILABLE: 422,
   VERIFICATION_REQUIRED: 403,
+  /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
+  PROVIDER_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 

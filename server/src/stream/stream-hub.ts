@@ -98,7 +98,7 @@ export interface StreamHub {
 
 /**
  * The live socket (PRODUCT.md D10): ticks to anyone subscribed, and to a signed-in trader
- * only their own trade and balance events.
+ * only their own trade, balance and notification events.
  *
  * Fan-out cost: a tick is serialised and framed once; each subscriber (found through the
  * symbol's subscriber list, never by scanning all clients) costs a rate-limit check and an
@@ -341,6 +341,14 @@ export function startStreamHub(options: {
         account_balance: event.account_balance,
         practice_balance: event.practice_balance,
       });
+    } else if (event.type === "notification") {
+      deliverToUser(event.userId, {
+        type: "notification",
+        notification: event.notification,
+        unread_count: event.unread_count,
+      });
+    } else if (event.type === "notification_count") {
+      deliverToUser(event.userId, { type: "notification_count", unread_count: event.unread_count });
     }
   });
 

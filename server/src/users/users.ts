@@ -200,3 +200,39 @@ export async function markEmailVerified(
   );
   return result.rowCount === 1;
 }
+
+export interface ReferredTraderRow {
+  id: number;
+  first_name: string;
+  last_name: string;
+  created_at: Date;
+}
+
+/**
+ * The traders who signed up with `userId`'s referral code, newest first (at most `limit`),
+ * and how many there are in all.
+ */
+export async function referredTraders(
+  queryable: Queryable,
+  userId: number,
+  limit: number,
+): Promise<{ rows: ReferredTraderRow[]; total: number }> {
+  const total = await queryable.query<{ total: number }>(
+    "SELECT COUNT(*)::bigint AS total FROM users WHERE referred_by_user_id = $1",
+    [userId],
+  );
+  const rows = await queryable.query<ReferredTraderRow>(
+    `SELECT id, first_name, last_name, created_at FROM users WHERE referred_by_user_id = $1
+     ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [userId, limit],
+  );
+  return { rows: rows.rows, total: total.rows[0]!.total };
+}
+
+/** Every trader's id (staff excluded), for a broadcast to all. */
+export async function allTraderIds(queryable: Queryable): Promise<number[]> {
+  const result = await queryable.query<{ id: number }>(
+    "SELECT id FROM users WHERE role = 'trader' ORDER BY id",
+  );
+  return result.rows.map((row) => row.id);
+}

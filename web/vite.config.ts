@@ -1,12 +1,21 @@
+import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { serviceWorkerPlugin } from "./src/pwa/service-worker-plugin.ts";
 
 /** The API server of `npm run dev` (server/); the dev server forwards /api to it. */
 const api_origin = "http://localhost:3000";
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    serviceWorkerPlugin({
+      source: fileURLToPath(new URL("./src/pwa/service-worker.ts", import.meta.url)),
+      publicDir: fileURLToPath(new URL("./public", import.meta.url)),
+    }),
+  ],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -41,5 +41,6 @@ export const paths = {
     paymentMethods: "/admin/payment-methods",
     auditLog: "/admin/audit-log",
     reconciliation: "/admin/reconciliation",
+    notifications: "/admin/notifications",
   },
 } as const;

@@ -105,6 +105,20 @@ export const defaultRoutes: FakeRoutes = {
   "GET /candles": {
     body: { status: "success", data: { symbol: "EURUSD", interval: "1m", candles: [] } },
   },
+  // Every signed-in page reads these (bell badge, "New Transaction" toast): nothing yet.
+  "GET /notifications": success({
+    data: [],
+    unread_count: 0,
+    pagination: { last_page: 1, current_page: 1, total: 0 },
+  }),
+  "GET /activity/recent": success({ enabled: true, data: [] }),
+  // The public document galleries (PRODUCT.md D6): the shipped content folder has none.
+  "GET /site-content/galleries/legal-documents": success({ name: "legal-documents", images: [] }),
+  "GET /site-content/galleries/confirmation": success({ name: "confirmation", images: [] }),
+  "GET /site-content/galleries/financial-statement": success({
+    name: "financial-statement",
+    images: [],
+  }),
 };
 
 export function success(data?: unknown, message?: string): FakeReply {

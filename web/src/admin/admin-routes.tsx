@@ -4,6 +4,7 @@ import { NotFoundPage } from "../routes/not-found/not-found-page.tsx";
 import { AdminShell } from "./admin-shell.tsx";
 import { AuditLogPage } from "./pages/audit-log-page.tsx";
 import { DepositsPage } from "./pages/deposits-page.tsx";
+import { AdminNotificationsPage } from "./pages/notifications-page.tsx";
 import { PaymentMethodsPage } from "./pages/payment-methods-page.tsx";
 import { ReconciliationPage } from "./pages/reconciliation-page.tsx";
 import { UserDetailPage } from "./pages/user-detail-page.tsx";
@@ -29,6 +30,7 @@ export const adminRoute: RouteObject = {
         { path: paths.admin.paymentMethods, element: <PaymentMethodsPage /> },
         { path: paths.admin.auditLog, element: <AuditLogPage /> },
         { path: paths.admin.reconciliation, element: <ReconciliationPage /> },
+        { path: paths.admin.notifications, element: <AdminNotificationsPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],
     },

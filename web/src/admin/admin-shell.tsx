@@ -6,6 +6,7 @@ import { useSignOut } from "../app/user-shell/use-sign-out.ts";
 import { useAuth } from "../auth/auth-context.ts";
 import { Button } from "../components/button.tsx";
 import {
+  BellIcon,
   ChartIcon,
   DocumentIcon,
   HistoryIcon,
@@ -52,6 +53,11 @@ const navItems: readonly NavItem[] = [
     to: paths.admin.paymentMethods,
     label: "Payment methods",
     icon: <SettingsIcon className="size-4.5" />,
+  },
+  {
+    to: paths.admin.notifications,
+    label: "Notifications",
+    icon: <BellIcon className="size-4.5" />,
   },
   { to: paths.admin.auditLog, label: "Audit log", icon: <DocumentIcon className="size-4.5" /> },
   {

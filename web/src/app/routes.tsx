@@ -48,11 +48,13 @@ export const routes: RouteObject[] = [
           { path: paths.legalDocuments, element: <LegalDocumentsPage /> },
           {
             path: paths.confirmation,
-            element: <DocumentGalleryPage title="Confirmation statements" />,
+            element: <DocumentGalleryPage title="Confirmation statements" gallery="confirmation" />,
           },
           {
             path: paths.financialStatement,
-            element: <DocumentGalleryPage title="Financial statements" />,
+            element: (
+              <DocumentGalleryPage title="Financial statements" gallery="financial-statement" />
+            ),
           },
           { path: paths.welcome, element: <WelcomePage /> },
           { path: paths.signUp, element: <SignUpPage /> },

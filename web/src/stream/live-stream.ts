@@ -1,4 +1,9 @@
 import { type TradeView, tradeViewSchema } from "@tp/domain/api";
+import {
+  type NotificationView,
+  notificationCountStreamMessageSchema,
+  notificationStreamMessageSchema,
+} from "@tp/domain/engagement";
 import { API_BASE_PATH } from "@tp/domain/paths";
 import type { LivePrices } from "./live-prices.ts";
 
@@ -12,6 +17,15 @@ export type StreamStatus = "connecting" | "live" | "down";
 export interface BalanceEvent {
   account_balance: number;
   practice_balance: number;
+}
+
+/**
+ * The trader's unread count changed: with the new notification when one arrived, or alone
+ * (`notification` null) when one was read elsewhere (domain/engagement.ts stream messages).
+ */
+export interface NotificationEvent {
+  notification: NotificationView | null;
+  unread_count: number;
 }
 
 /** What the transport tells the stream; the browser's WebSocket in the app, a fake in tests. */
@@ -97,6 +111,7 @@ export class LiveStream {
   readonly #statusListeners = new Set<Listener<StreamStatus>>();
   readonly #tradeListeners = new Set<Listener<TradeView>>();
   readonly #balanceListeners = new Set<Listener<BalanceEvent>>();
+  readonly #notificationListeners = new Set<Listener<NotificationEvent>>();
   #status: StreamStatus = "connecting";
   #connection: StreamConnection | null = null;
   #isOpen = false;
@@ -137,6 +152,7 @@ export class LiveStream {
     this.#statusListeners.clear();
     this.#tradeListeners.clear();
     this.#balanceListeners.clear();
+    this.#notificationListeners.clear();
   }
 
   onStatus(listener: Listener<StreamStatus>): () => void {
@@ -152,6 +168,11 @@ export class LiveStream {
   onBalance(listener: Listener<BalanceEvent>): () => void {
     this.#balanceListeners.add(listener);
     return () => this.#balanceListeners.delete(listener);
+  }
+
+  onNotification(listener: Listener<NotificationEvent>): () => void {
+    this.#notificationListeners.add(listener);
+    return () => this.#notificationListeners.delete(listener);
   }
 
   /** Asks for ticks of `symbols` until the returned function is called (counted per symbol). */
@@ -320,6 +341,23 @@ export class LiveStream {
         if (typeof account_balance !== "number" || typeof practice_balance !== "number") return;
         for (const listener of [...this.#balanceListeners]) {
           listener({ account_balance, practice_balance });
+        }
+        return;
+      }
+      case "notification": {
+        const parsed = notificationStreamMessageSchema.safeParse(message);
+        if (!parsed.success) return;
+        const { notification, unread_count } = parsed.data;
+        for (const listener of [...this.#notificationListeners]) {
+          listener({ notification, unread_count });
+        }
+        return;
+      }
+      case "notification_count": {
+        const parsed = notificationCountStreamMessageSchema.safeParse(message);
+        if (!parsed.success) return;
+        for (const listener of [...this.#notificationListeners]) {
+          listener({ notification: null, unread_count: parsed.data.unread_count });
         }
         return;
       }

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { UserView } from "@tp/domain/api";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { marketsQueryKey } from "../api/markets.ts";
+import { applyNotification, notificationsQueryKey } from "../api/notifications.ts";
 import { tradeAuditQueryKey } from "../api/trade-audit.ts";
 import { type TradeHistoryPage, tradeHistoryRootKey, upsertTrade } from "../api/trade-history.ts";
 import { userQueryKey } from "../api/user.ts";
@@ -12,9 +13,9 @@ import { StreamContext, type StreamState } from "./stream-context.ts";
 
 /**
  * One live socket for the signed-in pages (PRODUCT.md D10). Its events update the query
- * cache in place: trades into the history pages, balances into the user; a settled trade
- * gets a toast. After the socket comes back from a drop, everything it may have missed is
- * read again.
+ * cache in place: trades into the history pages, balances into the user, notifications into
+ * the list and the bell's unread count; a settled trade gets a toast. After the socket comes
+ * back from a drop, everything it may have missed is read again.
  */
 export function StreamProvider({ token, children }: { token: string; children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -51,6 +52,7 @@ export function StreamProvider({ token, children }: { token: string; children: R
         void queryClient.invalidateQueries({ queryKey: userQueryKey });
         void queryClient.invalidateQueries({ queryKey: marketsQueryKey });
         void queryClient.invalidateQueries({ queryKey: tradeHistoryRootKey });
+        void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
       }
     });
     next.onTrade((trade) => {
@@ -62,6 +64,13 @@ export function StreamProvider({ token, children }: { token: string; children: R
       queryClient.setQueryData<UserView | null>(userQueryKey, (user) =>
         user ? { ...user, account: { ...user.account, ...balances } } : user,
       );
+    });
+    next.onNotification(({ notification, unread_count }) => {
+      applyNotification(queryClient, notification, unread_count);
+      // Read on another device: which ones is not said, so the list is read again.
+      if (notification === null) {
+        void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
+      }
     });
     next.start();
     setStream(next);

@@ -1,6 +1,84 @@
 import type { SiteContent } from "@tp/domain/site-content";
 import { PublicPage } from "../../components/public-page.tsx";
+import { safeExternalUrl } from "../../components/safe-url.ts";
 import { SiteContentGate } from "../../components/site-content-gate.tsx";
+
+const factLinkClass =
+  "text-sm font-semibold text-brand-600 hover:underline underline-offset-4 dark:text-brand-400";
+
+/**
+ * Founding year, registration, licences and certifications: each only as the operator
+ * configured it (PRODUCT.md D6), licences with regulator and number so anyone can check them.
+ * Nothing configured: no section at all.
+ */
+function CompanyFacts({ company }: { company: SiteContent["company"] }) {
+  const facts = [
+    company.founded_year !== null
+      ? { label: "Founded", value: String(company.founded_year) }
+      : null,
+    company.registration ? { label: "Registration", value: company.registration } : null,
+  ].filter((fact) => fact !== null);
+  if (facts.length === 0 && company.licences.length === 0 && company.certifications.length === 0) {
+    return null;
+  }
+  return (
+    <section aria-labelledby="company-facts-title">
+      <h2 id="company-facts-title" className="text-2xl font-bold tracking-tight">
+        Company facts
+      </h2>
+      <div className="mt-6 grid gap-4 md:grid-cols-2">
+        {facts.map((fact) => (
+          <div
+            key={fact.label}
+            className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-navy-700 dark:bg-navy-900"
+          >
+            <p className="text-sm text-slate-500 dark:text-slate-400">{fact.label}</p>
+            <p className="mt-1 font-semibold text-navy-900 dark:text-white">{fact.value}</p>
+          </div>
+        ))}
+        {company.licences.map((licence) => {
+          const url = safeExternalUrl(licence.url);
+          return (
+            <div
+              key={`${licence.regulator}-${licence.number}`}
+              className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-navy-700 dark:bg-navy-900"
+            >
+              <p className="text-sm text-slate-500 dark:text-slate-400">Licence</p>
+              <p className="mt-1 font-semibold text-navy-900 dark:text-white">{licence.name}</p>
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                {licence.regulator}, licence number {licence.number}
+              </p>
+              {url ? (
+                <a href={url} target="_blank" rel="noopener noreferrer" className={factLinkClass}>
+                  Check the regulator's register
+                </a>
+              ) : null}
+            </div>
+          );
+        })}
+        {company.certifications.map((certification) => {
+          const url = safeExternalUrl(certification.url);
+          return (
+            <div
+              key={certification.name}
+              className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-navy-700 dark:bg-navy-900"
+            >
+              <p className="text-sm text-slate-500 dark:text-slate-400">Certification</p>
+              <p className="mt-1 font-semibold text-navy-900 dark:text-white">
+                {certification.name}
+              </p>
+              {url ? (
+                <a href={url} target="_blank" rel="noopener noreferrer" className={factLinkClass}>
+                  View certificate
+                </a>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
 
 function About({ content }: { content: SiteContent }) {
   const { about, company } = content;
@@ -17,6 +95,8 @@ function About({ content }: { content: SiteContent }) {
             </figcaption>
           </figure>
         ) : null}
+
+        <CompanyFacts company={company} />
 
         {about.statistics.length > 0 ? (
           <section aria-labelledby="statistics-title">

@@ -12,6 +12,7 @@ import {
 } from "../../components/icons.tsx";
 import { SiteContentGate } from "../../components/site-content-gate.tsx";
 import { paths } from "../../paths.ts";
+import { SafariInstallHint } from "../../pwa/safari-install-hint.tsx";
 import { HeroIllustration } from "./hero-illustration.tsx";
 
 const featureIcons = [ChartIcon, ShieldIcon, TargetIcon, SparkIcon] as const;
@@ -38,6 +39,7 @@ function Home({ content }: { content: SiteContent }) {
   return (
     <>
       <DocumentTitle />
+      <SafariInstallHint />
       <section className="relative overflow-hidden bg-navy-950 text-white">
         <div
           aria-hidden="true"

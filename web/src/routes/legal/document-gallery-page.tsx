@@ -1,22 +1,18 @@
+import type { GalleryName } from "@tp/domain/market-info";
 import { Link } from "react-router";
-import { EmptyState } from "../../components/empty-state.tsx";
-import { ImageIcon } from "../../components/icons.tsx";
 import { PublicPage } from "../../components/public-page.tsx";
 import { paths } from "../../paths.ts";
+import { DocumentGallery } from "./document-gallery.tsx";
 
 /**
- * /confirmation and /financial-statement (SPEC §2): image galleries of documents the
- * operator publishes. Until a later release publishes them, an honest empty state.
+ * /confirmation and /financial-statement (SPEC §2): image galleries of the documents the
+ * operator publishes in the content folder (PRODUCT.md D6).
  */
-export function DocumentGalleryPage({ title }: { title: string }) {
+export function DocumentGalleryPage({ title, gallery }: { title: string; gallery: GalleryName }) {
   return (
-    <PublicPage title={title}>
-      <EmptyState
-        icon={<ImageIcon className="size-10" />}
-        title="No documents published yet"
-        text="Documents appear here once the operator publishes them."
-      />
-      <p className="mt-6 text-center text-sm">
+    <PublicPage title={title} intro="Documents published by the operator.">
+      <DocumentGallery name={gallery} label={title} />
+      <p className="mt-8 text-center text-sm">
         <Link
           to={paths.legalDocuments}
           className="font-semibold text-brand-600 hover:underline dark:text-brand-400"

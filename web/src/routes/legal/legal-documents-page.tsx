@@ -2,17 +2,18 @@ import { Link } from "react-router";
 import { ArrowRightIcon, DocumentIcon } from "../../components/icons.tsx";
 import { PublicPage } from "../../components/public-page.tsx";
 import { paths } from "../../paths.ts";
+import { DocumentGallery } from "./document-gallery.tsx";
 
 const documents = [
   {
     to: paths.confirmation,
     title: "Confirmation statements",
-    text: "Statements confirming the company's registration and standing.",
+    text: "Confirmation statements published by the operator.",
   },
   {
     to: paths.financialStatement,
     title: "Financial statements",
-    text: "Published financial statements of the company.",
+    text: "Financial statements published by the operator.",
   },
   {
     to: paths.termsOfService,
@@ -53,6 +54,14 @@ export function LegalDocumentsPage() {
           </li>
         ))}
       </ul>
+      <section aria-labelledby="published-documents-title" className="mt-14">
+        <h2 id="published-documents-title" className="text-2xl font-bold tracking-tight">
+          Published documents
+        </h2>
+        <div className="mt-6">
+          <DocumentGallery name="legal-documents" label="Published documents" />
+        </div>
+      </section>
     </PublicPage>
   );
 }

@@ -38,7 +38,7 @@ export type TradeBatcher = RequestBatcher<TradeRequest, TradeOutcome>;
 
 /** Most requests per place_trades call. */
 export const trade_batch_max = 100;
-const trade_batches_in_flight_max = 3;
+const trade_batches_in_flight_max = 2;
 
 /** Place-trade requests go to `place_trades` in batches (see RequestBatcher). */
 export function createTradeBatcher(database: Database): TradeBatcher {

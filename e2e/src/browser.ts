@@ -58,8 +58,9 @@ export const viewports = {
 export type Viewport = { width: number; height: number };
 
 /**
- * A fresh browser profile (own localStorage) on the platform's origin. Everything the page
- * throws and every Content-Security-Policy refusal is collected: `problems` should stay empty.
+ * A fresh browser profile (own localStorage) on the platform's origin, optionally announcing
+ * another browser's user agent. Everything the page throws and every Content-Security-Policy
+ * refusal is collected: `problems` should stay empty.
  */
 export interface BrowserSession {
   context: BrowserContext;
@@ -72,8 +73,15 @@ export async function openSession(
   browser: Browser,
   baseUrl: string,
   viewport: Viewport = viewports.desktop,
+  options: { userAgent?: string } = {},
 ): Promise<BrowserSession> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport, locale: "en-US" });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport,
+    locale: "en-US",
+    // Another browser's user agent (the Safari install hint), on the same Chromium.
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+  });
   // Waits end well before the test's own timeout, so a failure names the missing element.
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);

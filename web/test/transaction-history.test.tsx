@@ -40,6 +40,17 @@ const rows = [
   transactionFixture({ id: 7, type: "withdrawal", status: "cancelled", transactionId: "WDR-CANC" }),
 ];
 
+function notificationOf(kind: "broadcast" | "deposit_confirmed") {
+  return {
+    id: kind === "broadcast" ? 1 : 2,
+    kind,
+    title: kind,
+    message: "",
+    created_at: "2026-03-04T10:00:00.000Z",
+    is_read: false,
+  };
+}
+
 function rowOf(transactionId: string) {
   const row = document.querySelector(`[data-transaction="${transactionId}"]`);
   if (!row) throw new Error(`no row ${transactionId}`);
@@ -47,6 +58,36 @@ function rowOf(transactionId: string) {
 }
 
 describe("transaction history", () => {
+  it("reads the history again when staff decide on a movement (a notification on the stream)", async () => {
+    storeSession();
+    let reads = 0;
+    const view = renderApp("/user/transaction-history", {
+      "GET /transaction-history": () => {
+        reads += 1;
+        return page(
+          reads === 1 ? [rows[1]!] : [transactionFixture({ ...rows[1]!, status: "confirmed" })],
+        );
+      },
+    });
+    await screen.findByRole("table", { name: "Transactions" });
+    await waitFor(() => expect(view.stream.current().sent[0]).toMatchObject({ type: "auth" }));
+    // A broadcast is not about money: nothing to read again.
+    view.stream.current().push({
+      type: "notification",
+      notification: notificationOf("broadcast"),
+      unread_count: 1,
+    });
+    view.stream.current().push({
+      type: "notification",
+      notification: notificationOf("deposit_confirmed"),
+      unread_count: 2,
+    });
+    await waitFor(() =>
+      expect(within(rowOf("DEP-REVIEW")).getByText(/confirmed/i)).toBeInTheDocument(),
+    );
+    expect(reads).toBe(2);
+  });
+
   it("lists deposits and withdrawals with the spec's columns", async () => {
     storeSession();
     renderApp("/user/transaction-history", { "GET /transaction-history": page(rows) });

@@ -5,6 +5,7 @@ import { marketsQueryKey } from "../api/markets.ts";
 import { applyNotification, notificationsQueryKey } from "../api/notifications.ts";
 import { tradeAuditQueryKey } from "../api/trade-audit.ts";
 import { type TradeHistoryPage, tradeHistoryRootKey, upsertTrade } from "../api/trade-history.ts";
+import { transactionHistoryRootKey } from "../api/transaction-history.ts";
 import { userQueryKey } from "../api/user.ts";
 import { LivePrices } from "./live-prices.ts";
 import { LiveStream, streamUrl } from "./live-stream.ts";
@@ -53,6 +54,7 @@ export function StreamProvider({ token, children }: { token: string; children: R
         void queryClient.invalidateQueries({ queryKey: marketsQueryKey });
         void queryClient.invalidateQueries({ queryKey: tradeHistoryRootKey });
         void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
+        void queryClient.invalidateQueries({ queryKey: transactionHistoryRootKey });
       }
     });
     next.onTrade((trade) => {
@@ -67,6 +69,11 @@ export function StreamProvider({ token, children }: { token: string; children: R
     });
     next.onNotification(({ notification, unread_count }) => {
       applyNotification(queryClient, notification, unread_count);
+      // Staff decided on a deposit, withdrawal or document: the pages showing them change.
+      if (notification && notification.kind !== "broadcast") {
+        void queryClient.invalidateQueries({ queryKey: transactionHistoryRootKey });
+        void queryClient.invalidateQueries({ queryKey: userQueryKey });
+      }
       // Read on another device: which ones is not said, so the list is read again.
       if (notification === null) {
         void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
+import { timerSleep } from "../feeds/sleep.ts";
 import type { Feed, FeedSource, Tick } from "../feeds/tick.ts";
 import { prunePriceHistory, recordTicks } from "./price-history.ts";
 import { PriceStore } from "./price-store.ts";
@@ -118,15 +119,9 @@ export function startMarketData(options: {
   recordTimer.unref();
   pruneTimer.unref();
 
-  async function sleep(ms: number) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      abort.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
+  // The shared sleep removes its abort listener when the timer fires: a process that waits
+  // for a feed's lock retries for ever, and must not pile up one listener per retry.
+  const sleep = (ms: number) => timerSleep(ms, abort.signal);
 
   async function ingest(feed: Feed) {
     while (!abort.signal.aborted) {

@@ -47,7 +47,7 @@ const houseAccountIds = new Set<number>(houseAccounts.map((row) => row.id));
 const houseAccountIdByCode = new Map(houseAccounts.map((row) => [row.code, row.id]));
 
 /** The first statement of a settlement batch (server/src/trading/settlement.ts). */
-const settlement_claim_prefix = "SELECT t.*, a.id AS account_id FROM trades t";
+const settlement_claim_prefix = "SELECT * FROM trades WHERE status = 'open' AND expires_at <= $1";
 
 interface TransactionRecord {
   start: number;
@@ -78,23 +78,27 @@ function countStatement(sql: string) {
   statementCounts.set(label, (statementCounts.get(label) ?? 0) + 1);
 }
 
-/** The house rows a ledger statement locks: its guarded UPDATE, or a SELECT … FOR UPDATE. */
+/**
+ * The house rows a ledger statement locks: place_trades and settle_trades name house codes
+ * in their items (settle_trades only for credited trades); the TypeScript writer's
+ * ledger_post_json its postings' accounts; ledger_lock its account ids.
+ */
 function houseRowsLocked(sql: string, params: unknown[] | undefined): number[] {
-  // place_trades (migration 005) names house codes in its items; settle_trades (006) the credited ids.
-  if (sql.includes("place_trades(")) {
-    const items = JSON.parse(String(params?.[0] ?? "[]")) as Array<{ house_code: string }>;
-    const ids = items.map((item) => houseAccountIdByCode.get(item.house_code));
-    return [...new Set(ids)].filter((id): id is number => id !== undefined);
+  const codesOf = (items: Array<{ house_code: string; credit_cents?: number }>) =>
+    [...new Set(items.filter((item) => item.credit_cents !== 0).map((item) => item.house_code))]
+      .map((code) => houseAccountIdByCode.get(code))
+      .filter((id): id is number => id !== undefined);
+  if (sql.includes("place_trades(") || sql.includes("settle_trades(")) {
+    return codesOf(JSON.parse(String(params?.[0] ?? "[]")));
   }
-  if (sql.includes("settle_trades(")) {
-    const ids = Array.isArray(params?.[12]) ? (params[12] as unknown[]).map(Number) : [];
+  if (sql.includes("ledger_post_json(")) {
+    const entries = JSON.parse(String(params?.[0] ?? "[]")) as Array<{
+      postings: Array<{ account_id: number }>;
+    }>;
+    const ids = entries.flatMap((entry) => entry.postings.map((posting) => posting.account_id));
     return [...new Set(ids)].filter((id) => houseAccountIds.has(id));
   }
-  if (sql.includes("UPDATE ledger_accounts SET balance_cents")) {
-    const id = Number(params?.[1]);
-    return houseAccountIds.has(id) ? [id] : [];
-  }
-  if (sql.includes("FROM ledger_accounts WHERE id = ANY") && sql.includes("FOR UPDATE")) {
+  if (sql.includes("ledger_lock(")) {
     const ids = Array.isArray(params?.[0]) ? (params[0] as unknown[]).map(Number) : [];
     return ids.filter((id) => houseAccountIds.has(id));
   }

@@ -545,6 +545,25 @@ describe.each(databaseKindsUnderTest())("accounts and sessions on %s", (kind) =>
         (await http.get("/api/v1/user", trader.token)).body.data.user.account.practice_balance,
       ).toBe(10000);
     });
+
+    it("with an Idempotency-Key, a retried top-up replays its first reply instead of refusing", async () => {
+      const trader = await signedInTrader(platform);
+      await spendPractice(platform, trader.user.id, 10_00);
+      const send = () =>
+        http.request("POST", "/api/v1/practice-balance/top-up", {
+          token: trader.token,
+          headers: { "idempotency-key": "top-up-1" },
+        });
+      const first = await send();
+      const again = await send();
+      expect(first.status).toBe(200);
+      expect(first.headers.get("idempotency-replayed")).toBeNull();
+      expect(again.status).toBe(200);
+      expect(again.headers.get("idempotency-replayed")).toBe("true");
+      expect(again.body).toEqual(first.body);
+      const fresh = await http.post("/api/v1/practice-balance/top-up", undefined, trader.token);
+      expect(fresh.status).toBe(409);
+    });
   });
 });
 

@@ -111,13 +111,14 @@ describe.each(databaseKindsUnderTest())("ledger on %s", (kind) => {
     const trader = await newTraderAccounts();
     await credit(trader.real, 100_00);
     const house = await systemAccountId(database, "house:real");
-    // Twenty debits of $10 race for $100: exactly ten can succeed.
+    // Twenty debits of $10 race for $100: exactly ten can succeed. (Twenty stakes of
+    // twenty trades: one trade's second stake entry is refused by a unique index.)
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, () =>
+      Array.from({ length: 20 }, (_, index) =>
         database.transaction((transaction) =>
           postEntry(transaction, {
             kind: "trade_stake",
-            reference: "test:race",
+            reference: `test:race:${index}`,
             at,
             postings: [
               { accountId: trader.real, amountCents: -10_00 },
@@ -197,6 +198,67 @@ describe.each(databaseKindsUnderTest())("ledger on %s", (kind) => {
     ).rejects.toBeInstanceOf(InsufficientFundsError);
     expect((await traderBalances(database, first.userId)).real_cents).toBe(7_00);
     expect((await traderBalances(database, second.userId)).real_cents).toBe(7_00);
+    expect(await checkLedger(database)).toEqual([]);
+  });
+
+  it("a trade is staked once and settled once: the database refuses a second entry", async () => {
+    const trader = await newTraderAccounts();
+    await credit(trader.real, 10_00);
+    const house = await systemAccountId(database, "house:real");
+    const reference = `trade:${900_000 + trader.userId}`;
+    const entry = (kind: "trade_stake" | "trade_payout" | "trade_refund", cents: number) => ({
+      kind,
+      reference,
+      at,
+      postings: [
+        { accountId: trader.real, amountCents: cents },
+        { accountId: house, amountCents: -cents },
+      ],
+    });
+    await database.transaction((transaction) =>
+      postEntry(transaction, entry("trade_stake", -1_00)),
+    );
+    await expect(
+      database.transaction((transaction) => postEntry(transaction, entry("trade_stake", -1_00))),
+    ).rejects.toThrow(/journal_entries_trade_once_idx/);
+    await database.transaction((transaction) =>
+      postEntry(transaction, entry("trade_payout", 1_80)),
+    );
+    for (const kind of ["trade_payout", "trade_refund"] as const) {
+      await expect(
+        database.transaction((transaction) => postEntry(transaction, entry(kind, 1_00))),
+      ).rejects.toThrow(/journal_entries_trade_once_idx/);
+    }
+    expect((await traderBalances(database, trader.userId)).real_cents).toBe(10_80);
+    expect(await checkLedger(database)).toEqual([]);
+  });
+
+  it("credits of one call count before its debits; a short entry writes nothing of itself", async () => {
+    const trader = await newTraderAccounts();
+    const house = await systemAccountId(database, "house:real");
+    const entry = (cents: number) => ({
+      kind: "adjustment" as const,
+      reference: "test:order",
+      at,
+      postings: [
+        { accountId: trader.real, amountCents: cents },
+        { accountId: house, amountCents: -cents },
+      ],
+    });
+    // A debit listed before the credit that pays for it, in one call: the call's credits count.
+    await database.transaction((transaction) =>
+      postEntries(transaction, [entry(-3_00), entry(5_00)]),
+    );
+    expect((await traderBalances(database, trader.userId)).real_cents).toBe(2_00);
+    const before = await database.query<{ n: number }>(
+      "SELECT COUNT(*)::bigint AS n FROM postings",
+    );
+    await expect(
+      database.transaction((transaction) => postEntry(transaction, entry(-2_01))),
+    ).rejects.toBeInstanceOf(InsufficientFundsError);
+    const after = await database.query<{ n: number }>("SELECT COUNT(*)::bigint AS n FROM postings");
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+    expect((await traderBalances(database, trader.userId)).real_cents).toBe(2_00);
     expect(await checkLedger(database)).toEqual([]);
   });
 

@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readMigrations, splitStatements } from "../src/db/migrate.ts";
+import { readMigrations, splitStatements, sqlFunctionsDir } from "../src/db/migrate.ts";
 
 describe("splitStatements", () => {
   it("splits at semicolons that end a line, dropping comment lines", () => {
@@ -25,6 +27,22 @@ describe("splitStatements", () => {
     for (const migration of readMigrations()) {
       for (const statement of splitStatements(migration.sql)) {
         expect((statement.match(/\$\$/g)?.length ?? 0) % 2, migration.name).toBe(0);
+      }
+    }
+  });
+
+  it("keeps function bodies out of the migrations after 008, and only functions in sql/functions", () => {
+    for (const migration of readMigrations().filter((migration) => migration.version >= 8)) {
+      expect(migration.sql, migration.name).not.toMatch(/CREATE (OR REPLACE )?FUNCTION/i);
+    }
+    const files = readdirSync(sqlFunctionsDir).filter((file) => file.endsWith(".sql"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const statements = splitStatements(readFileSync(path.join(sqlFunctionsDir, file), "utf8"));
+      expect(statements.length, file).toBeGreaterThan(0);
+      for (const statement of statements) {
+        expect(statement, file).toMatch(/^CREATE OR REPLACE FUNCTION /);
+        expect((statement.match(/\$\$/g)?.length ?? 0) % 2, file).toBe(0);
       }
     }
   });

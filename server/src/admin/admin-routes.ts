@@ -32,8 +32,7 @@ import {
   findDeposit,
   rejectDeposit,
 } from "../funding/deposits.ts";
-import { idParamsSchema, sendReply } from "../funding/funding-routes.ts";
-import { idempotencyOf } from "../funding/idempotent.ts";
+import { idParamsSchema } from "../funding/funding-routes.ts";
 import {
   adminPaymentMethodView,
   findPaymentMethod,
@@ -55,6 +54,7 @@ import {
 import { requireRole, requireSession, sessionOf } from "../http/authenticate.ts";
 import { AppError, notFound, unauthenticated, validationError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
+import { idempotencyKeyOf, sendReply } from "../idempotency/idempotency.ts";
 import { broadcastNotification } from "../notifications/broadcast.ts";
 import { findUpload, sendUpload, uploadsDirectory } from "../uploads/upload-store.ts";
 import { findUserById } from "../users/users.ts";
@@ -184,7 +184,7 @@ export async function adminRoutes(app: FastifyInstance, context: AppContext) {
               context,
               await actorOf(request),
               request.params.id,
-              idempotencyOf(request),
+              idempotencyKeyOf(request),
             ),
           ),
       );
@@ -212,7 +212,7 @@ export async function adminRoutes(app: FastifyInstance, context: AppContext) {
               await actorOf(request),
               request.params.id,
               request.body.reason,
-              idempotencyOf(request),
+              idempotencyKeyOf(request),
             ),
           ),
       );
@@ -294,7 +294,7 @@ export async function adminRoutes(app: FastifyInstance, context: AppContext) {
               await actorOf(request),
               request.params.id,
               { to: "paid", payoutReference: request.body.payout_reference },
-              idempotencyOf(request),
+              idempotencyKeyOf(request),
             ),
           ),
       );
@@ -323,7 +323,7 @@ export async function adminRoutes(app: FastifyInstance, context: AppContext) {
               await actorOf(request),
               request.params.id,
               { to: "rejected", reason: request.body.reason },
-              idempotencyOf(request),
+              idempotencyKeyOf(request),
             ),
           ),
       );
@@ -632,7 +632,7 @@ export async function adminRoutes(app: FastifyInstance, context: AppContext) {
               context,
               await actorOf(request),
               request.body,
-              idempotencyOf(request),
+              idempotencyKeyOf(request),
             ),
           ),
       );

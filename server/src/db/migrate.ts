@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import type { Database } from "./database.ts";
 
 export const migrationsDir = fileURLToPath(new URL("../../migrations/", import.meta.url));
+/** SQL functions: code, not schema, so applied anew at every start (see applySqlFunctions). */
+export const sqlFunctionsDir = fileURLToPath(new URL("../../sql/functions/", import.meta.url));
 
 /** Same constant on every process: only one of them applies migrations at a time. */
 const MIGRATION_LOCK_KEY = 727_001;
@@ -15,6 +17,11 @@ interface Migration {
 }
 
 export function readMigrations(directory = migrationsDir): Migration[] {
+  return readNumberedSqlFiles(directory);
+}
+
+/** The files `NNN_name.sql` of a folder, in number order. */
+function readNumberedSqlFiles(directory: string): Migration[] {
   return readdirSync(directory)
     .filter((file) => /^\d{3}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
@@ -60,7 +67,31 @@ export async function migrate(database: Database): Promise<number[]> {
     });
     if (didApply) applied.push(migration.version);
   }
+  await applySqlFunctions(database);
   return applied;
+}
+
+/**
+ * The SQL functions (`server/sql/functions/`) are code: each file holds `CREATE OR REPLACE`
+ * statements and is applied at every start, after the migrations (the functions stand on
+ * their schema), all in one transaction under the migration lock, so processes starting
+ * together apply them one at a time and a failure leaves the previous versions in place.
+ * A function whose signature changes needs its old version dropped by a migration.
+ */
+export async function applySqlFunctions(database: Database): Promise<void> {
+  await database.transaction(async (transaction) => {
+    if (database.kind === "postgres") {
+      await transaction.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    }
+    for (const file of readNumberedSqlFiles(sqlFunctionsDir)) {
+      for (const statement of splitStatements(file.sql)) {
+        if (!/^CREATE OR REPLACE FUNCTION /.test(statement)) {
+          throw new Error(`${file.name}: only CREATE OR REPLACE FUNCTION belongs here`);
+        }
+        await transaction.query(statement);
+      }
+    }
+  });
 }
 
 /**

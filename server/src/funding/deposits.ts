@@ -14,7 +14,8 @@ import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
-import type { IdempotencyKey } from "../http/idempotency.ts";
+import type { IdempotencyKey } from "../idempotency/idempotency.ts";
+import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";
 import { postEntry, systemAccountId, traderAccountId } from "../ledger/ledger.ts";
 import { storeNotification } from "../notifications/notifications.ts";
 import {
@@ -24,7 +25,6 @@ import {
   type UploadRow,
 } from "../uploads/upload-store.ts";
 import { publishFundingBalances } from "./funding-events.ts";
-import { type Reply, runIdempotent } from "./idempotent.ts";
 import { findPaymentMethod, isAvailable } from "./payment-methods.ts";
 import { newTransactionReference } from "./references.ts";
 

@@ -15,13 +15,14 @@ import {
   walletDataSchema,
   withdrawalDataSchema,
 } from "@tp/domain/funding";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
 import { requireSession, sessionOf } from "../http/authenticate.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
+import { idempotencyKeyOf, sendReply } from "../idempotency/idempotency.ts";
 import type { RateRule } from "../rate-limit/rate-limiter.ts";
 import {
   findUpload,
@@ -37,7 +38,6 @@ import {
   findOwnDeposit,
   submitReceipt,
 } from "./deposits.ts";
-import { idempotencyOf, type Reply } from "./idempotent.ts";
 import { findPaymentMethod, listPaymentMethods, paymentMethodView } from "./payment-methods.ts";
 import { transactionHistoryPage } from "./transaction-history.ts";
 import {
@@ -89,12 +89,6 @@ const fileReplySchema = {
   200: z.any().describe("The file, as an attachment"),
   ...failureResponses,
 };
-
-/** Sends a stored reply (first time or replayed) with its status and the replay header. */
-export function sendReply<Body>(reply: FastifyReply, result: Reply<Body>) {
-  if (result.replayed) reply.header("idempotency-replayed", "true");
-  return reply.status(result.statusCode).send(result.body);
-}
 
 /**
  * The trader's funding routes (issue 5): payment methods, deposits with receipts,
@@ -185,7 +179,7 @@ export async function fundingRoutes(app: FastifyInstance, context: AppContext) {
           context,
           sessionOf(request).userId,
           request.body,
-          idempotencyOf(request),
+          idempotencyKeyOf(request),
         ),
       ),
   );
@@ -232,7 +226,7 @@ export async function fundingRoutes(app: FastifyInstance, context: AppContext) {
           context,
           sessionOf(request).userId,
           request.params.id,
-          idempotencyOf(request),
+          idempotencyKeyOf(request),
         ),
       ),
   );
@@ -281,7 +275,7 @@ export async function fundingRoutes(app: FastifyInstance, context: AppContext) {
           context,
           sessionOf(request).userId,
           request.body,
-          idempotencyOf(request),
+          idempotencyKeyOf(request),
         ),
       ),
   );
@@ -329,7 +323,7 @@ export async function fundingRoutes(app: FastifyInstance, context: AppContext) {
           context,
           sessionOf(request).userId,
           request.params.id,
-          idempotencyOf(request),
+          idempotencyKeyOf(request),
         ),
       ),
   );

@@ -11,7 +11,8 @@ import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
-import type { IdempotencyKey } from "../http/idempotency.ts";
+import type { IdempotencyKey } from "../idempotency/idempotency.ts";
+import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";
 import {
   InsufficientFundsError,
   postEntry,
@@ -22,7 +23,6 @@ import {
 import { type NotificationKind, storeNotification } from "../notifications/notifications.ts";
 import { findUserById } from "../users/users.ts";
 import { publishFundingBalances } from "./funding-events.ts";
-import { type Reply, runIdempotent } from "./idempotent.ts";
 import { findPaymentMethod } from "./payment-methods.ts";
 import { newTransactionReference } from "./references.ts";
 

@@ -2,19 +2,16 @@ import { assertCents } from "@tp/domain/money";
 import type { Queryable } from "../db/database.ts";
 
 /**
- * The double-entry ledger. Every balance change is a journal entry of two or more postings
- * summing to zero; an account's balance is kept on its row and changed only here, in the
- * caller's transaction, together with the postings that explain it.
+ * The double-entry ledger: the one module that writes journal entries and postings and
+ * changes account balances. Every balance change is a journal entry of two or more postings
+ * summing to zero, posted by the database's `ledger_post` (server/sql/functions/
+ * 010_ledger.sql) in the caller's transaction. The batch functions `place_trades` and
+ * `settle_trades` call the same SQL function; TypeScript callers call `postEntry` here.
  *
- * Locking: every writer locks the account rows it touches in one global order — trader
- * accounts first, then system accounts, each by ascending id (`lockOrder`) — so any two
- * transactions take their locks in the same order and cannot deadlock. System (house)
- * rows come last because many transactions share them: locked last, they are held only
- * for the end of the transaction; and the house side is split over shards (see
- * `houseAccountCode`) so trades of different traders rarely meet on one row. A trader account is debited by a guarded update (`balance + amount >= 0` in the
- * WHERE clause) backed by a CHECK constraint, so no interleaving can overdraw it: the second
- * of two racing debits waits for the first row lock, re-reads the committed balance, and
- * fails the guard if the money is gone.
+ * Locking and the guarded debit are written once, in that SQL file: every writer locks the
+ * accounts it touches in one global order (trader accounts, then system accounts, each by
+ * id: `ledger_lock`) before any posting is inserted, and a trader account is debited only
+ * by a guarded update backed by a CHECK constraint, so no interleaving can overdraw it.
  */
 
 export type EntryKind =
@@ -54,17 +51,9 @@ export function houseShardCode(isPractice: boolean, shard: number): SystemAccoun
   return `house:${isPractice ? "practice" : "real"}:${shard % house_shards}`;
 }
 
-/**
- * The global lock order (trader accounts, then system accounts, each by id) of a set of
- * account ids, locking them in that order. Returns the ids in that order.
- */
-export async function lockInOrder(transaction: Queryable, accountIds: number[]): Promise<number[]> {
-  const locked = await transaction.query<{ id: number }>(
-    `SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[])
-     ORDER BY (user_id IS NULL), id FOR NO KEY UPDATE`,
-    [accountIds],
-  );
-  return locked.rows.map((row) => row.id);
+/** Locks the accounts in the ledger's global order (`ledger_lock`), before reading them. */
+export async function lockInOrder(transaction: Queryable, accountIds: number[]): Promise<void> {
+  await transaction.query("SELECT ledger_lock($1::bigint[])", [accountIds]);
 }
 
 export const DEFAULT_CURRENCY = "USD";
@@ -136,123 +125,48 @@ export async function systemAccountId(
 
 /** Records one entry and moves the balances; throws InsufficientFundsError on a guarded debit. */
 export async function postEntry(transaction: Queryable, entry: EntryInput): Promise<number> {
-  // Programmer errors, not input: an unbalanced or fractional entry must never be written.
-  if (entry.postings.length < 2) throw new Error("a journal entry needs at least two postings");
-  let sum = 0;
-  for (const posting of entry.postings) {
-    assertCents(posting.amountCents);
-    if (posting.amountCents === 0) throw new Error("a posting must move money");
-    sum += posting.amountCents;
-  }
-  if (sum !== 0) throw new Error(`postings of a journal entry must sum to zero, got ${sum}`);
-
-  // Lock first, before any insert: a posting's foreign key takes a share lock on its
-  // account, and locks taken in any other order than lockInOrder's could deadlock.
-  const order = await lockInOrder(transaction, [
-    ...new Set(entry.postings.map((posting) => posting.accountId)),
-  ]);
-  const inserted = await transaction.query<{ id: number }>(
-    "INSERT INTO journal_entries (kind, reference, created_at) VALUES ($1, $2, $3) RETURNING id",
-    [entry.kind, entry.reference, entry.at],
-  );
-  const entryId = inserted.rows[0]!.id;
-
-  const rank = new Map(order.map((id, index) => [id, index]));
-  const ordered = [...entry.postings].sort(
-    (a, b) => (rank.get(a.accountId) ?? 0) - (rank.get(b.accountId) ?? 0),
-  );
-  for (const posting of ordered) {
-    const updated = await transaction.query(
-      `UPDATE ledger_accounts SET balance_cents = balance_cents + $1
-       WHERE id = $2 AND (user_id IS NULL OR balance_cents + $1 >= 0)`,
-      [posting.amountCents, posting.accountId],
-    );
-    if (updated.rowCount !== 1) throw new InsufficientFundsError(posting.accountId);
-    await transaction.query(
-      "INSERT INTO postings (entry_id, account_id, amount_cents) VALUES ($1, $2, $3)",
-      [entryId, posting.accountId, posting.amountCents],
-    );
-  }
-  return entryId;
+  const [entryId] = await postEntries(transaction, [entry]);
+  return entryId!;
 }
 
 /**
- * Records many entries at once with set-based statements (a settlement batch): ids drawn
- * from the sequence, one insert for the entries, one for the postings, and one guarded
- * update for the touched accounts, locked first in the global order (`lockInOrder`), as
- * `postEntry` does, so the two cannot deadlock. All or nothing: if any trader
- * account would go negative, InsufficientFundsError is thrown and the caller's transaction
- * rolls back.
+ * Records entries in order with one call of `ledger_post`, all or nothing: if any would
+ * overdraw a trader account, InsufficientFundsError is thrown (nothing of the call is
+ * written) and the caller's transaction rolls back.
  */
 export async function postEntries(
   transaction: Queryable,
   entries: EntryInput[],
 ): Promise<number[]> {
   if (entries.length === 0) return [];
-  const deltas = new Map<number, number>();
   for (const entry of entries) {
-    if (entry.postings.length < 2) throw new Error("a journal entry needs at least two postings");
-    let sum = 0;
-    for (const posting of entry.postings) {
-      assertCents(posting.amountCents);
-      if (posting.amountCents === 0) throw new Error("a posting must move money");
-      sum += posting.amountCents;
-      deltas.set(
-        posting.accountId,
-        assertCents((deltas.get(posting.accountId) ?? 0) + posting.amountCents),
-      );
-    }
-    if (sum !== 0) throw new Error(`postings of a journal entry must sum to zero, got ${sum}`);
+    // Programmer errors, not input (the database checks the balance too): fail before the call.
+    for (const posting of entry.postings) assertCents(posting.amountCents);
   }
-
-  // Lock first, in the global order, before any insert (see postEntry).
-  const accountIds = await lockInOrder(
-    transaction,
-    [...deltas.keys()].filter((id) => deltas.get(id) !== 0),
-  );
-  const ids = await transaction.query<{ id: number }>(
-    "SELECT nextval(pg_get_serial_sequence('journal_entries', 'id')) AS id FROM generate_series(1, $1)",
-    [entries.length],
-  );
-  const entryIds = ids.rows.map((row) => row.id);
-  await transaction.query(
-    `INSERT INTO journal_entries (id, kind, reference, created_at)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])`,
+  const posted = await transaction.query<{ outcome: "posted" | "short"; entry_id: number }>(
+    "SELECT outcome, entry_id FROM ledger_post_json($1::jsonb)",
     [
-      entryIds,
-      entries.map((entry) => entry.kind),
-      entries.map((entry) => entry.reference),
-      entries.map((entry) => entry.at.toISOString()),
+      JSON.stringify(
+        entries.map((entry) => ({
+          kind: entry.kind,
+          reference: entry.reference,
+          created_at: entry.at.toISOString(),
+          probe: false,
+          postings: entry.postings.map((posting) => ({
+            account_id: posting.accountId,
+            amount_cents: posting.amountCents,
+          })),
+        })),
+      ),
     ],
   );
-  const postingEntryIds: number[] = [];
-  const postingAccountIds: number[] = [];
-  const postingAmounts: number[] = [];
-  entries.forEach((entry, index) => {
-    for (const posting of entry.postings) {
-      postingEntryIds.push(entryIds[index]!);
-      postingAccountIds.push(posting.accountId);
-      postingAmounts.push(posting.amountCents);
-    }
-  });
-  await transaction.query(
-    `INSERT INTO postings (entry_id, account_id, amount_cents)
-     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])`,
-    [postingEntryIds, postingAccountIds, postingAmounts],
-  );
-
-  const updated = await transaction.query<{ id: number }>(
-    `UPDATE ledger_accounts a SET balance_cents = a.balance_cents + d.delta
-     FROM unnest($1::bigint[], $2::bigint[]) AS d(id, delta)
-     WHERE a.id = d.id AND (a.user_id IS NULL OR a.balance_cents + d.delta >= 0)
-     RETURNING a.id`,
-    [accountIds, accountIds.map((id) => deltas.get(id)!)],
-  );
-  if (updated.rowCount !== accountIds.length) {
-    const done = new Set(updated.rows.map((row) => row.id));
-    throw new InsufficientFundsError(accountIds.find((id) => !done.has(id)) ?? -1);
+  const shortIndex = posted.rows.findIndex((row) => row.outcome !== "posted");
+  if (shortIndex >= 0) {
+    const short = entries[shortIndex]!.postings.find((posting) => posting.amountCents < 0);
+    // The entries before it were written: undo them with the caller's transaction.
+    throw new InsufficientFundsError(short?.accountId ?? -1);
   }
-  return entryIds;
+  return posted.rows.map((row) => row.entry_id);
 }
 
 export interface TraderBalances {

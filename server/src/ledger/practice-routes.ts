@@ -7,6 +7,7 @@ import type { AppContext } from "../app-context.ts";
 import { requireSession, sessionOf } from "../http/authenticate.ts";
 import { AppError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
+import { idempotencyKeyOf, runIdempotent, sendReply } from "../idempotency/idempotency.ts";
 import { topUpPracticeBalance } from "./practice-balance.ts";
 
 export async function practiceRoutes(app: FastifyInstance, context: AppContext) {
@@ -17,26 +18,43 @@ export async function practiceRoutes(app: FastifyInstance, context: AppContext) 
     {
       schema: {
         tags: ["account"],
-        summary: "Put the practice balance back to the configured level (default 10,000.00 USD)",
+        summary:
+          "Put the practice balance back to the configured level (default 10,000.00 USD); accepts Idempotency-Key",
         security: [{ bearer: [] }],
         response: { 200: apiSuccessSchema(practiceBalanceDataSchema), ...failureResponses },
       },
       preHandler: requireSession(context),
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = sessionOf(request);
       const { database, clock, config } = context;
-      const result = await database.transaction((transaction) =>
-        topUpPracticeBalance(transaction, userId, config.practice_balance_cents, clock.now()),
+      const at = clock.now();
+      const result = await runIdempotent(
+        database,
+        userId,
+        idempotencyKeyOf(request),
+        at,
+        async (transaction) => {
+          const topUp = await topUpPracticeBalance(
+            transaction,
+            userId,
+            config.practice_balance_cents,
+            at,
+          );
+          if (topUp.status === "not_needed") {
+            throw new AppError("CONFLICT", serverMessages.topUpNotNeeded);
+          }
+          return {
+            statusCode: 200,
+            body: {
+              status: "success" as const,
+              message: serverMessages.topUpDone,
+              data: { practice_balance: dollarsFromCents(topUp.practice_balance_cents) },
+            },
+          };
+        },
       );
-      if (result.status === "not_needed") {
-        throw new AppError("CONFLICT", serverMessages.topUpNotNeeded);
-      }
-      return {
-        status: "success" as const,
-        message: serverMessages.topUpDone,
-        data: { practice_balance: dollarsFromCents(result.practice_balance_cents) },
-      };
+      return sendReply(reply, result);
     },
   );
 }

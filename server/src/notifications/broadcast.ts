@@ -1,9 +1,9 @@
 import { type BroadcastData, engagementMessages } from "@tp/domain/engagement";
 import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
-import { type Reply, runIdempotent } from "../funding/idempotent.ts";
 import { AppError } from "../http/errors.ts";
-import type { IdempotencyKey } from "../http/idempotency.ts";
+import type { IdempotencyKey } from "../idempotency/idempotency.ts";
+import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";
 import { allTraderIds, findUserById } from "../users/users.ts";
 import { kickNotificationDelivery } from "./notification-delivery.ts";
 import { storeNotifications } from "./notifications.ts";

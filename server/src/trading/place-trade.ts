@@ -4,7 +4,7 @@ import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/doma
 import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
-import type { IdempotencyKey } from "../http/idempotency.ts";
+import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
 
 /** A price older than this means the market is closed (or the feed is down) for the asset. */
@@ -18,7 +18,7 @@ export interface PlaceTradeReply {
 
 /**
  * Places a trade at the price in force now (PRODUCT.md D1): the database's `place_trades`
- * (migration 005), called through the trade batcher with whatever else arrived meanwhile,
+ * (server/sql/functions/030_trading.sql), called through the trade batcher with whatever else arrived meanwhile,
  * debits the stake by the ledger's guarded update (never below
  * zero, whatever the concurrency), inserts the trade with its entry price, tick time, feed,
  * payout and expiry, its journal entry and the Idempotency-Key's reply, atomically, in one
@@ -104,10 +104,7 @@ export async function placeTrade(
   }
   if (result.outcome === "replay") {
     if (idempotency && result.stored_hash !== idempotency.requestHash) {
-      throw new AppError(
-        "IDEMPOTENCY_KEY_REUSED",
-        "This Idempotency-Key was already used for a different request",
-      );
+      throw idempotencyKeyReused();
     }
     return {
       statusCode: result.stored_status!,

@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
-import { house_shards, houseAccountCode } from "../ledger/ledger.ts";
+import { DEFAULT_CURRENCY, house_shards, houseAccountCode } from "../ledger/ledger.ts";
 import { tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { type AuditTick, auditSecondOf, auditWindowTicks } from "../prices/ticks-around.ts";
@@ -45,13 +45,12 @@ interface SettlementDependencies {
  * and sets the status in one transaction per batch, and publishes events after commit.
  *
  * One batch is three round trips whatever its size: the claim, the audit ticks (memory, or
- * the recorded history after a restart), and one call of `settle_trades` (migration 006),
- * which locks the credited accounts in the ledger's global order (trader accounts, then
- * house shards) like every other ledger writer, so batches and place-trade cannot deadlock.
+ * the recorded history after a restart), and one call of `settle_trades`
+ * (server/sql/functions/030_trading.sql), which posts the credits through the ledger's
+ * `ledger_post` like every other writer, so batches and place-trade cannot deadlock.
  */
 export function startSettlement(dependencies: SettlementDependencies): Settlement {
   const { database, clock, log } = dependencies;
-  const houseIds = houseAccountIds();
   const storedWindows = storedWindowSizes();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
@@ -82,7 +81,6 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
       const { settled, claimed, skipped, balances, windows } = await settleBatch(
         dependencies,
         partition,
-        houseIds,
         storedWindows,
       );
       // Committed: these windows need no rewrite until more ticks arrive.
@@ -139,11 +137,8 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   };
 }
 
-/** A claimed trade with the ledger account its credit would go to. */
-type ClaimedTrade = TradeRow & { account_id: number };
-
 interface Decided {
-  trade: ClaimedTrade;
+  trade: TradeRow;
   outcome: "won" | "lost" | "tie";
   exit: Tick | null;
   creditCents: number;
@@ -151,29 +146,24 @@ interface Decided {
 }
 
 /**
- * One batch: claim, decide in memory, then one call of the database's `settle_trades`
- * (migration 006) that writes the outcomes, the journal entries, the balances and the audit
+ * One batch: claim, decide in memory, then one call of the database's `settle_trades` that writes the outcomes, the journal entries, the balances and the audit
  * windows. Three round trips in all, whatever the batch's size.
  */
 async function settleBatch(
   dependencies: SettlementDependencies,
   partition: Partition,
-  houseIds: HouseAccountIds,
   storedWindows: StoredWindowSizes,
 ) {
   const { database, clock, store, log } = dependencies;
   return database.transaction(async (transaction) => {
     const claimedAt = clock.now();
-    const due = await transaction.query<ClaimedTrade>(
-      `SELECT t.*, a.id AS account_id FROM trades t
-       JOIN ledger_accounts a ON a.user_id = t.user_id AND a.currency = 'USD'
-        AND a.code = CASE WHEN t.is_practice THEN 'practice' ELSE 'real' END
-       WHERE t.status = 'open' AND t.expires_at <= $1 AND t.user_id % $3 = $4
-       ORDER BY t.expires_at, t.id LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+    const due = await transaction.query<TradeRow>(
+      `SELECT * FROM trades
+       WHERE status = 'open' AND expires_at <= $1 AND user_id % $3 = $4
+       ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [claimedAt, settlement_batch_max, partition.partitions, partition.index],
     );
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0, skipped: 0 };
-    const house = await houseIds.get(transaction);
 
     // Many trades of a batch share an asset and an expiry instant: look each price up once.
     const exitCache = new Map<string, Tick | null | "wait">();
@@ -209,8 +199,6 @@ async function settleBatch(
     const windows = (await auditWindows(transaction, store, decided)).filter((window) =>
       storedWindows.needsWrite(window),
     );
-    const credited = decided.filter((item) => item.creditCents > 0);
-    const userIds = [...new Set(decided.map((item) => item.trade.user_id))];
     // The lag is taken as late as possible: just before the call that commits the batch.
     const settledAt = clock.now();
     const lagsMs = decided.map((item) =>
@@ -220,39 +208,36 @@ async function settleBatch(
       balance_user_id: number;
       real_cents: number;
       practice_cents: number;
-    }>(
-      `SELECT * FROM settle_trades($1::bigint[], $2::text[], $3::float8[], $4::timestamptz[],
-         $5::text[], $6::bigint[], $7::int[], $8::text[], $9, $10::bigint[], $11::text[],
-         $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[], $16::text[],
-         $17::timestamptz[], $18::text[])`,
-      [
-        decided.map((item) => item.trade.id),
-        decided.map((item) => item.outcome),
-        decided.map((item) => item.exit?.price ?? null),
-        decided.map((item) => (item.exit ? new Date(item.exit.at).toISOString() : null)),
-        decided.map((item) => item.exit?.source ?? null),
-        decided.map((item) => item.creditCents),
-        lagsMs,
-        decided.map((item) => item.note),
-        settledAt,
-        credited.map((item) => item.trade.id),
-        credited.map((item) => (item.outcome === "won" ? "trade_payout" : "trade_refund")),
-        credited.map((item) => item.trade.account_id),
-        credited.map((item) =>
-          house.id(houseAccountCode(item.trade.is_practice, item.trade.user_id)),
-        ),
-        credited.map((item) => item.creditCents),
-        userIds,
-        windows.map((window) => window.symbol),
-        windows.map((window) => new Date(window.secondMs).toISOString()),
-        windows.map((window) => JSON.stringify(window.ticks)),
-      ],
-    );
+    }>("SELECT * FROM settle_trades($1::jsonb, $2::jsonb, $3, $4)", [
+      JSON.stringify(
+        decided.map((item, index) => ({
+          trade_id: item.trade.id,
+          user_id: item.trade.user_id,
+          is_practice: item.trade.is_practice,
+          status: item.outcome,
+          exit_price: item.exit?.price ?? null,
+          exit_at: item.exit ? new Date(item.exit.at).toISOString() : null,
+          exit_feed: item.exit?.source ?? null,
+          credit_cents: item.creditCents,
+          lag_ms: lagsMs[index],
+          note: item.note,
+          house_code: houseAccountCode(item.trade.is_practice, item.trade.user_id),
+        })),
+      ),
+      JSON.stringify(
+        windows.map((window) => ({
+          symbol: window.symbol,
+          second: new Date(window.secondMs).toISOString(),
+          ticks: window.ticks,
+        })),
+      ),
+      settledAt,
+      DEFAULT_CURRENCY,
+    ]);
 
     const settled: TradeRow[] = decided.map((item, index) => {
-      const { account_id: _accountId, ...trade } = item.trade;
       return {
-        ...trade,
+        ...item.trade,
         status: item.outcome,
         exit_price: item.exit?.price ?? null,
         exit_at: item.exit ? new Date(item.exit.at) : null,
@@ -305,33 +290,6 @@ function storedWindowSizes(): StoredWindowSizes {
     remember(window) {
       if (sizes.size >= stored_window_sizes_max) sizes.clear();
       sizes.set(keyOf(window), Math.max(sizes.get(keyOf(window)) ?? 0, window.ticks.length));
-    },
-  };
-}
-
-/** The house shards' account ids: system accounts never change, so read once per process. */
-interface HouseAccountIds {
-  get(queryable: Queryable): Promise<{ id(code: string): number }>;
-}
-
-function houseAccountIds(): HouseAccountIds {
-  let ids: Map<string, number> | null = null;
-  return {
-    async get(queryable) {
-      if (!ids) {
-        const rows = await queryable.query<{ id: number; code: string }>(
-          "SELECT id, code FROM ledger_accounts WHERE user_id IS NULL AND code LIKE 'house:%:%'",
-        );
-        ids = new Map(rows.rows.map((row) => [row.code, row.id]));
-      }
-      const known = ids;
-      return {
-        id(code) {
-          const id = known.get(code);
-          if (id === undefined) throw new Error(`system account ${code} is missing`);
-          return id;
-        },
-      };
     },
   };
 }

@@ -1,8 +1,11 @@
 import type { Database } from "../db/database.ts";
 import { createRequestBatcher, type RequestBatcher } from "../db/request-batcher.ts";
-import { house_shards, houseShardCode } from "../ledger/ledger.ts";
+import { DEFAULT_CURRENCY, house_shards, houseShardCode } from "../ledger/ledger.ts";
 
-/** One place-trade request as `place_trades` (migration 005) takes it, less its house shard. */
+/**
+ * One place-trade request as `place_trades` (server/sql/functions/030_trading.sql) takes it
+ * (its type `place_trade_in`, migration 008), less its house shard.
+ */
 export interface TradeRequest {
   user_id: number;
   is_practice: boolean;
@@ -55,7 +58,7 @@ export function createTradeBatcher(database: Database): TradeBatcher {
       // stake does not matter to anyone: the house is the sum of its shards.
       shard = (shard + 1) % house_shards;
       const result = await database.query<TradeOutcome & { item: number }>(
-        "SELECT * FROM place_trades($1::jsonb)",
+        "SELECT * FROM place_trades($1::jsonb, $2)",
         [
           JSON.stringify(
             requests.map((request) => ({
@@ -63,6 +66,7 @@ export function createTradeBatcher(database: Database): TradeBatcher {
               house_code: houseShardCode(request.is_practice, shard),
             })),
           ),
+          DEFAULT_CURRENCY,
         ],
       );
       return result.rows.sort((a, b) => a.item - b.item);

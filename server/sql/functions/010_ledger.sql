@@ -1,0 +1,214 @@
+-- The ledger's SQL functions: the one place, with server/src/ledger/ledger.ts calling them,
+-- where journal entries and postings are written and account balances change. The batch
+-- functions (place_trades, settle_trades) and the TypeScript writer all post through
+-- ledger_post; nothing else writes ledger_accounts.balance_cents, journal_entries or
+-- postings.
+--
+-- Lock order (no deadlock): every writer locks all the accounts it will touch up front, in
+-- one global order, with ledger_lock: trader accounts first, then system accounts, each by
+-- ascending id. Any two transactions then take their account locks in the same order. System
+-- (house) rows come last because many transactions share them: locked last, they are held
+-- only for the end of the transaction, and the house is split into shards (migration 003)
+-- so concurrent batches rarely meet on one row.
+--
+-- Guarded debit (no overdraft): a trader account is debited only by the one guarded UPDATE
+-- in ledger_post (`balance_cents + amount >= 0` in its WHERE clause), backed by the CHECK
+-- constraint on ledger_accounts. The row is locked before the guard reads it, so the second
+-- of two racing debits sees the first's committed balance and fails the guard if the money
+-- is gone.
+
+-- Locks the accounts in the global order and returns the trader accounts among them.
+CREATE OR REPLACE FUNCTION ledger_lock(p_account_ids bigint[])
+RETURNS bigint[] LANGUAGE sql AS $$
+  SELECT COALESCE(array_agg(s.id) FILTER (WHERE s.is_trader), '{}')
+  FROM (
+    SELECT a.id, a.user_id IS NOT NULL AS is_trader FROM ledger_accounts a
+    WHERE a.id = ANY (p_account_ids)
+    ORDER BY (a.user_id IS NULL), a.id
+    FOR NO KEY UPDATE
+  ) s
+$$;
+
+-- Posts journal entries, each all or nothing. The call's credits count first; then trader
+-- debits are guarded entry by entry, in order. An entry whose guarded debit would overdraw
+-- a trader account is not written (outcome 'short'); a probe entry is checked the same way
+-- and never written ('sufficient' or 'short'); every other entry is written ('posted', with
+-- its id). Callers that must not continue after a short entry raise
+-- or roll back themselves. Runs in the caller's transaction; locks as described above.
+CREATE OR REPLACE FUNCTION ledger_post(p_entries ledger_entry_in[])
+RETURNS TABLE (ord integer, outcome text, entry_id bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_bad integer;
+  v_traders bigint[];
+  v_guarded integer[];
+  v_unwritten integer[] := '{}';
+  v_short integer[] := '{}';
+  v_probe_short integer[] := '{}';
+  v_entry ledger_entry_in;
+  v_posting ledger_posting_in;
+  v_debited ledger_posting_in[];
+  v_is_short boolean;
+  v_index integer;
+  v_sequence text := pg_get_serial_sequence('journal_entries', 'id');
+BEGIN
+  IF COALESCE(cardinality(p_entries), 0) = 0 THEN
+    RETURN;
+  END IF;
+
+  -- Programmer errors, not input: an unbalanced entry must never be written.
+  SELECT e.ordinality INTO v_bad
+  FROM unnest(p_entries) WITH ORDINALITY AS e
+  CROSS JOIN LATERAL (
+    SELECT COUNT(*) AS n, SUM(p.amount_cents) AS total,
+           bool_or(p.amount_cents IS NULL OR p.amount_cents = 0 OR p.account_id IS NULL) AS bad
+    FROM unnest(e.postings) AS p
+  ) s
+  WHERE s.n < 2 OR s.total <> 0 OR s.bad OR e.kind IS NULL OR e.reference IS NULL
+    OR e.created_at IS NULL
+  LIMIT 1;
+  IF v_bad IS NOT NULL THEN
+    RAISE EXCEPTION 'journal entry % of the batch needs two or more non-zero postings summing to zero', v_bad;
+  END IF;
+
+  -- 1. Every account of the batch, locked in the global order.
+  v_traders := ledger_lock(ARRAY(
+    SELECT DISTINCT p.account_id FROM unnest(p_entries) AS e, unnest(e.postings) AS p
+  ));
+
+  -- 2. Every posting but the trader debits (credits, system accounts), one update per
+  --    account: within one call, money credited counts before money debited.
+  UPDATE ledger_accounts a SET balance_cents = a.balance_cents + d.delta
+  FROM (
+    SELECT p.account_id, SUM(p.amount_cents) AS delta
+    FROM unnest(p_entries) AS e, unnest(e.postings) AS p
+    WHERE NOT COALESCE(e.probe, false)
+      AND NOT (p.amount_cents < 0 AND p.account_id = ANY (v_traders))
+    GROUP BY p.account_id
+  ) d
+  WHERE a.id = d.account_id;
+
+  -- 3. The guarded debits of trader accounts, entry by entry in order (a later entry sees
+  --    the balance the earlier ones left). An entry that comes up short, and a probe, is
+  --    undone and not written.
+  v_guarded := ARRAY(
+    SELECT DISTINCT e.ordinality::integer
+    FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
+    WHERE p.amount_cents < 0 AND p.account_id = ANY (v_traders)
+    ORDER BY 1
+  );
+  FOREACH v_index IN ARRAY v_guarded LOOP
+    v_entry := p_entries[v_index];
+    v_debited := '{}';
+    v_is_short := false;
+    FOREACH v_posting IN ARRAY v_entry.postings LOOP
+      CONTINUE WHEN v_posting.amount_cents >= 0 OR NOT (v_posting.account_id = ANY (v_traders));
+      UPDATE ledger_accounts a SET balance_cents = a.balance_cents + v_posting.amount_cents
+      WHERE a.id = v_posting.account_id AND a.balance_cents + v_posting.amount_cents >= 0;
+      IF NOT FOUND THEN
+        v_is_short := true;
+        EXIT;
+      END IF;
+      v_debited := v_debited || v_posting;
+    END LOOP;
+    IF v_is_short OR COALESCE(v_entry.probe, false) THEN
+      UPDATE ledger_accounts a SET balance_cents = a.balance_cents - d.amount_cents
+      FROM unnest(v_debited) AS d WHERE a.id = d.account_id;
+      v_unwritten := v_unwritten || v_index;
+      IF v_is_short AND COALESCE(v_entry.probe, false) THEN
+        v_probe_short := v_probe_short || v_index;
+      ELSIF v_is_short THEN
+        v_short := v_short || v_index;
+      END IF;
+    END IF;
+  END LOOP;
+  -- A short entry's other postings (step 2) are taken back. (Should a later entry's debit
+  -- have needed that money, the CHECK constraint refuses the negative balance and the
+  -- caller's transaction fails: nothing is overdrawn.)
+  IF cardinality(v_short) > 0 THEN
+    UPDATE ledger_accounts a SET balance_cents = a.balance_cents - d.delta
+    FROM (
+      SELECT p.account_id, SUM(p.amount_cents) AS delta
+      FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
+      WHERE e.ordinality::integer = ANY (v_short)
+        AND NOT (p.amount_cents < 0 AND p.account_id = ANY (v_traders))
+      GROUP BY p.account_id
+    ) d
+    WHERE a.id = d.account_id;
+  END IF;
+  -- A probe entry is never written, whether or not it debits a trader.
+  v_unwritten := v_unwritten || ARRAY(
+    SELECT e.ordinality::integer FROM unnest(p_entries) WITH ORDINALITY AS e
+    WHERE COALESCE(e.probe, false) AND NOT (e.ordinality::integer = ANY (v_guarded))
+  );
+
+  -- 4. The entries and their postings.
+  RETURN QUERY
+  WITH written AS (
+    SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings,
+           nextval(v_sequence) AS id
+    FROM unnest(p_entries) WITH ORDINALITY AS e
+    WHERE NOT (e.ordinality::integer = ANY (v_unwritten))
+  ), entries_in AS (
+    INSERT INTO journal_entries (id, kind, reference, created_at)
+    SELECT w.id, w.kind, w.reference, w.created_at FROM written w
+  ), postings_in AS (
+    INSERT INTO postings (entry_id, account_id, amount_cents)
+    SELECT w.id, p.account_id, p.amount_cents FROM written w, unnest(w.postings) AS p
+  )
+  SELECT e.ordinality::integer,
+         CASE WHEN w.id IS NOT NULL THEN 'posted'
+              WHEN e.ordinality::integer = ANY (v_short) THEN 'short'
+              WHEN e.ordinality::integer = ANY (v_probe_short) THEN 'short'
+              ELSE 'sufficient' END,
+         w.id
+  FROM unnest(p_entries) WITH ORDINALITY AS e
+  LEFT JOIN written w ON w.ord = e.ordinality
+  ORDER BY e.ordinality;
+END
+$$;
+
+-- ledger_post for callers that speak JSON (the TypeScript writer): the one decoder of an
+-- array of {kind, reference, created_at, probe, postings: [{account_id, amount_cents}]}.
+CREATE OR REPLACE FUNCTION ledger_post_json(p_entries jsonb)
+RETURNS TABLE (ord integer, outcome text, entry_id bigint)
+LANGUAGE sql AS $$
+  SELECT * FROM ledger_post(ARRAY(
+    SELECT jsonb_populate_record(NULL::ledger_entry_in, x.value)
+    FROM jsonb_array_elements(p_entries) WITH ORDINALITY AS x(value, ord)
+    ORDER BY x.ord
+  ))
+$$;
+
+-- The trader accounts of the owners, in the owners' order (NULL where there is none).
+CREATE OR REPLACE FUNCTION ledger_trader_account_ids(
+  p_owners ledger_trader_account_in[],
+  p_currency text
+) RETURNS bigint[] LANGUAGE sql STABLE AS $$
+  SELECT COALESCE(array_agg(a.id ORDER BY o.ordinality), '{}')
+  FROM unnest(p_owners) WITH ORDINALITY AS o
+  LEFT JOIN ledger_accounts a
+    ON a.user_id = o.user_id AND a.currency = p_currency
+   AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
+$$;
+
+-- The system accounts of the codes, in the codes' order (NULL where there is none).
+CREATE OR REPLACE FUNCTION ledger_system_account_ids(p_codes text[], p_currency text)
+RETURNS bigint[] LANGUAGE sql STABLE AS $$
+  SELECT COALESCE(array_agg(a.id ORDER BY c.ordinality), '{}')
+  FROM unnest(p_codes) WITH ORDINALITY AS c(code, ordinality)
+  LEFT JOIN ledger_accounts a
+    ON a.user_id IS NULL AND a.code = c.code AND a.currency = p_currency
+$$;
+
+-- The real and practice balances of each of the traders.
+CREATE OR REPLACE FUNCTION ledger_trader_balances(p_user_ids bigint[], p_currency text)
+RETURNS TABLE (user_id bigint, real_cents bigint, practice_cents bigint)
+LANGUAGE sql STABLE AS $$
+  SELECT a.user_id,
+         COALESCE(SUM(a.balance_cents) FILTER (WHERE a.code = 'real'), 0)::bigint,
+         COALESCE(SUM(a.balance_cents) FILTER (WHERE a.code = 'practice'), 0)::bigint
+  FROM ledger_accounts a
+  WHERE a.user_id = ANY (p_user_ids) AND a.currency = p_currency
+  GROUP BY a.user_id
+$$;

@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Database, Queryable } from "../db/database.ts";
+import { AppError } from "../http/errors.ts";
+
+/**
+ * Idempotency-Key (STYLE.md, from Formance and Stripe): the one module that checks keys and
+ * the owner of `idempotency_keys`. The key and a hash of the request are stored with the
+ * first reply, in the same transaction as the work; a replay returns that reply with
+ * `Idempotency-Replayed: true`; the same key with another request is a 409.
+ *
+ * Claiming, completing and releasing a key are the database's `idempotency_claim`,
+ * `idempotency_complete` and `idempotency_release` (server/sql/functions/020_idempotency.sql):
+ * `runIdempotent` calls them for every money-moving route, `place_trades` for each request
+ * of its batch. The key row is inserted first in the work's transaction: a concurrent
+ * request with the same key waits on that row until the first commits (then replays) or
+ * rolls back (then runs), so one key never does the work twice.
+ */
+export const idempotency_key_length_max = 200;
+
+export interface IdempotencyKey {
+  key: string;
+  requestHash: string;
+}
+
+/**
+ * The key of a request, or null when it sent none; a malformed key is a 400. The one
+ * hashing rule: method, route pattern, path parameters, canonical body (object keys sorted)
+ * and the signed-in user. So the same key sent to another deposit (another path parameter)
+ * or with the body's fields in another order is judged by what the request means.
+ */
+export function idempotencyKeyOf(request: FastifyRequest): IdempotencyKey | null {
+  const header = request.headers["idempotency-key"];
+  if (header === undefined) return null;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || key.length > idempotency_key_length_max || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new AppError(
+      "MALFORMED_REQUEST",
+      "Idempotency-Key must be 1-200 visible ASCII characters",
+    );
+  }
+  const fingerprint = canonicalJson([
+    request.method,
+    request.routeOptions.url ?? request.url,
+    request.params ?? {},
+    request.body ?? null,
+    request.session?.userId ?? null,
+  ]);
+  return { key, requestHash: createHash("sha256").update(fingerprint).digest("hex") };
+}
+
+/** JSON with every object's keys in sorted order: one text per meaning. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => {
+    if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return inner;
+    return Object.fromEntries(
+      Object.keys(inner)
+        .sort()
+        .map((name) => [name, (inner as Record<string, unknown>)[name]]),
+    );
+  });
+}
+
+/** The same key with another request: refused, never replayed. */
+export function idempotencyKeyReused(): AppError {
+  return new AppError(
+    "IDEMPOTENCY_KEY_REUSED",
+    "This Idempotency-Key was already used for a different request",
+  );
+}
+
+export interface Reply<Body> {
+  statusCode: number;
+  body: Body;
+  replayed: boolean;
+}
+
+/**
+ * Runs `work` in one transaction with the key claimed first: a replay returns the stored
+ * reply and does nothing; a failure rolls the key back with the work, so a retry runs again.
+ */
+export async function runIdempotent<Body>(
+  database: Database,
+  userId: number,
+  idempotency: IdempotencyKey | null,
+  at: Date,
+  work: (transaction: Queryable) => Promise<{ statusCode: number; body: Body }>,
+): Promise<Reply<Body>> {
+  return database.transaction(async (transaction) => {
+    if (idempotency) {
+      const claim = await transaction.query<{
+        fresh: boolean;
+        request_hash: string;
+        status_code: number;
+        response_body: unknown;
+      }>("SELECT * FROM idempotency_claim($1, $2, $3, $4)", [
+        userId,
+        idempotency.key,
+        idempotency.requestHash,
+        at,
+      ]);
+      const stored = claim.rows[0]!;
+      if (!stored.fresh) {
+        if (stored.request_hash !== idempotency.requestHash) throw idempotencyKeyReused();
+        return {
+          statusCode: stored.status_code,
+          body: stored.response_body as Body,
+          replayed: true,
+        };
+      }
+    }
+    const { statusCode, body } = await work(transaction);
+    if (idempotency) {
+      await transaction.query("SELECT idempotency_complete($1, $2, $3, $4::jsonb)", [
+        userId,
+        idempotency.key,
+        statusCode,
+        JSON.stringify(body),
+      ]);
+    }
+    return { statusCode, body, replayed: false };
+  });
+}
+
+/** Sends a reply (first time or replayed) with its status and, on a replay, the header. */
+export function sendReply<Body>(reply: FastifyReply, result: Reply<Body>) {
+  if (result.replayed) reply.header("idempotency-replayed", "true");
+  return reply.status(result.statusCode).send(result.body);
+}

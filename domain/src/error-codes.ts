@@ -1,25 +1,69 @@
 /**
  * Stable error codes shared by server and web. The server maps each to one HTTP status in
  * one place (server/src/http/errors.ts); clients may branch on the code, never on text.
+ * One code per situation a client must tell apart; the comment says when it happens.
  */
 export const errorCodes = [
+  /** Bad query, params, header or unparsable body (not a form that failed its rules). */
   "MALFORMED_REQUEST",
+  /** No session, or the session expired or was revoked. */
   "UNAUTHENTICATED",
+  /** Login with an unknown e-mail or a wrong password. */
   "INVALID_CREDENTIALS",
+  /** Signed in, but the role may not do this (a trader on a staff endpoint, a foreign origin). */
   "FORBIDDEN",
+  /** The thing does not exist, or is not the caller's. */
   "NOT_FOUND",
+  /**
+   * Generic state conflict. Only the practice top-up still answers it (balance already at or
+   * above the top-up level, server/src/ledger/practice-routes.ts); new situations get a code.
+   */
   "CONFLICT",
+  /** A trader already has the maximum number of deposits awaiting payment. */
+  "TOO_MANY_AWAITING_DEPOSITS",
+  /** Cancel or receipt upload on a deposit that no longer awaits payment. */
+  "DEPOSIT_NOT_AWAITING_PAYMENT",
+  /** Staff approve or reject a deposit that is not under review (someone decided first). */
+  "DEPOSIT_NOT_UNDER_REVIEW",
+  /** A trader already has the maximum number of pending withdrawals. */
+  "TOO_MANY_PENDING_WITHDRAWALS",
+  /** Trader cancel or staff decision on a withdrawal that is no longer pending. */
+  "WITHDRAWAL_NOT_PENDING",
+  /** Identity documents uploaded by a trader whose identity is already verified. */
+  "IDENTITY_ALREADY_VERIFIED",
+  /** Identity documents uploaded while earlier ones are still under review. */
+  "VERIFICATION_ALREADY_PENDING",
+  /** Staff approve or reject documents that are no longer pending review. */
+  "VERIFICATION_NOT_PENDING",
+  /** Request body over the size limit (JSON, a form field or an uploaded file). */
   "BODY_TOO_LARGE",
+  /** A content type the endpoint does not take (e.g. not multipart on an upload). */
   "UNSUPPORTED_MEDIA_TYPE",
+  /** A form that failed its rules; `errors` holds the messages per field. */
   "VALIDATION_FAILED",
+  /** Too many requests; Retry-After says when to try again. */
   "RATE_LIMITED",
+  /** The account's balance does not cover the trade or withdrawal. */
   "INSUFFICIENT_FUNDS",
+  /** A trade on an asset whose market is closed. */
   "MARKET_CLOSED",
+  /** A real-money trade refused while prices are simulated. */
   "SIMULATED_PRICES_REAL_ACCOUNT",
+  /** The same Idempotency-Key sent again with a different request. */
   "IDEMPOTENCY_KEY_REUSED",
-  "PAYMENT_METHOD_UNAVAILABLE",
-  "VERIFICATION_REQUIRED",
+  /** Deposit, withdrawal or wallet request on a payment method staff switched off. */
+  "PAYMENT_METHOD_INACTIVE",
+  /** Deposit on a method missing its details (wallet address, bank name or location). */
+  "PAYMENT_METHOD_NOT_CONFIGURED",
+  /** Wallet request on a method that has no wallet address (or does not use one). */
+  "WALLET_ADDRESS_UNAVAILABLE",
+  /** Withdrawal refused until the trader's e-mail address is verified. */
+  "EMAIL_NOT_VERIFIED",
+  /** Withdrawal refused until the trader's identity documents are approved. */
+  "IDENTITY_NOT_VERIFIED",
+  /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
   "PROVIDER_UNAVAILABLE",
+  /** Our own failure; the reply says only "Internal Server Error". */
   "INTERNAL",
 ] as const;
 

@@ -78,6 +78,11 @@ describe.each(databaseKindsUnderTest())("funding under concurrency on %s", (kind
         statuses.filter((status) => status === 409),
         String(statuses),
       ).toHaveLength(3);
+      const refusedCodes = replies
+        .slice(index * 4, index * 4 + 4)
+        .filter((reply) => reply.status === 409)
+        .map((reply) => reply.body.code);
+      expect(refusedCodes).toEqual(Array(3).fill("DEPOSIT_NOT_UNDER_REVIEW"));
     }
     const confirmed = await platform.database.query<{ n: number }>(
       "SELECT COUNT(*)::int AS n FROM deposits WHERE id = ANY($1) AND status = 'confirmed'",
@@ -150,6 +155,10 @@ describe.each(databaseKindsUnderTest())("funding under concurrency on %s", (kind
     for (let index = 0; index < pending.rows.length; index++) {
       const statuses = [decisions[index * 2]!.status, decisions[index * 2 + 1]!.status].sort();
       expect(statuses).toEqual([200, 409]);
+      const refused = [decisions[index * 2]!, decisions[index * 2 + 1]!].find(
+        (reply) => reply.status === 409,
+      );
+      expect(refused?.body.code).toBe("WITHDRAWAL_NOT_PENDING");
     }
     const cancelled = decisions.filter(
       (reply, index) => index % 2 === 0 && reply.status === 200,

@@ -1,5 +1,7 @@
 import { fundingMessages as f } from "@tp/domain/funding";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { awaiting_deposits_max } from "../src/funding/deposits.ts";
+import { pending_withdrawals_max } from "../src/funding/withdrawals.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
 import { signedInTrader } from "./support/accounts.ts";
@@ -77,11 +79,14 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
       expect(created.status).toBe(422);
       expect(created.body).toMatchObject({
         message: f.methodNotAvailable,
-        code: "PAYMENT_METHOD_UNAVAILABLE",
+        code: "PAYMENT_METHOD_NOT_CONFIGURED",
       });
       const wallet = await http.get("/api/v1/payment-methods/litecoin/wallet", trader.token);
       expect(wallet.status).toBe(422);
-      expect(wallet.body.message).toBe(f.walletNotAvailable);
+      expect(wallet.body).toMatchObject({
+        message: f.walletNotAvailable,
+        code: "WALLET_ADDRESS_UNAVAILABLE",
+      });
       expect((await http.get("/api/v1/payment-methods", undefined)).status).toBe(401);
     });
 
@@ -129,7 +134,13 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
           trader.token,
         );
         expect(created.status).toBe(422);
-        expect(created.body.message).toBe(f.methodCurrentlyUnavailable);
+        expect(created.body).toMatchObject({
+          message: f.methodCurrentlyUnavailable,
+          code: "PAYMENT_METHOD_INACTIVE",
+        });
+        const wallet = await http.get("/api/v1/payment-methods/bank-transfer/wallet", trader.token);
+        expect(wallet.status).toBe(422);
+        expect(wallet.body.code).toBe("PAYMENT_METHOD_INACTIVE");
         const list = await http.get("/api/v1/payment-methods", trader.token);
         const bank = list.body.data.find((method: { id: string }) => method.id === "bank-transfer");
         expect(bank).toMatchObject({ is_active: false, is_available: false });
@@ -219,11 +230,15 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         trader.token,
       );
       expect(again.status).toBe(409);
-      expect(again.body.message).toBe(f.depositNotAwaitingPayment);
+      expect(again.body).toMatchObject({
+        message: f.depositNotAwaitingPayment,
+        code: "DEPOSIT_NOT_AWAITING_PAYMENT",
+      });
       const cancel = await http.request("DELETE", `/api/v1/deposits/${deposit_id}`, {
         token: trader.token,
       });
       expect(cancel.status).toBe(409);
+      expect(cancel.body.code).toBe("DEPOSIT_NOT_AWAITING_PAYMENT");
 
       const queue = await http.get("/api/v1/admin/deposits?status=under_review", admin);
       const item = queue.body.data.data.find((row: { id: number }) => row.id === deposit_id);
@@ -252,12 +267,14 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         admin,
       );
       expect(twice.status).toBe(409);
+      expect(twice.body.code).toBe("DEPOSIT_NOT_UNDER_REVIEW");
       const rejectLate = await http.post(
         `/api/v1/admin/deposits/${deposit_id}/reject`,
         { reason: "too late" },
         admin,
       );
       expect(rejectLate.status).toBe(409);
+      expect(rejectLate.body.code).toBe("DEPOSIT_NOT_UNDER_REVIEW");
       expect((await balancesOf(platform, trader.token)).account_balance).toBe(150.25);
       const entries = await platform.database.query(
         "SELECT 1 FROM journal_entries WHERE kind = 'deposit' AND reference = $1",
@@ -285,6 +302,7 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         admin,
       );
       expect(tooEarly.status).toBe(409);
+      expect(tooEarly.body.code).toBe("DEPOSIT_NOT_UNDER_REVIEW");
       await postForm(
         platform.baseUrl,
         `/api/v1/deposits/${deposit_id}/receipt`,
@@ -316,6 +334,7 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         admin,
       );
       expect(approveAfter.status).toBe(409);
+      expect(approveAfter.body.code).toBe("DEPOSIT_NOT_UNDER_REVIEW");
       const notes = await notificationsOf(platform, trader.user.id);
       expect(notes).toHaveLength(1);
       expect(notes[0]!.kind).toBe("deposit_rejected");
@@ -337,7 +356,10 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
       expect(cancelled.body.data.deposit.status).toBe("cancelled");
       const again = await http.request("DELETE", `/api/v1/deposits/${id}`, { token: trader.token });
       expect(again.status).toBe(409);
-      expect(again.body.message).toBe(f.depositNotAwaitingPayment);
+      expect(again.body).toMatchObject({
+        message: f.depositNotAwaitingPayment,
+        code: "DEPOSIT_NOT_AWAITING_PAYMENT",
+      });
       const receipt = await postForm(
         platform.baseUrl,
         `/api/v1/deposits/${id}/receipt`,
@@ -346,6 +368,7 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         trader.token,
       );
       expect(receipt.status).toBe(409);
+      expect(receipt.body.code).toBe("DEPOSIT_NOT_AWAITING_PAYMENT");
     });
 
     it("checks the receipt form: file, hash, type by content", async () => {
@@ -428,6 +451,22 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
       expect(history.body.data.data).toEqual([]);
     });
 
+    it("refuses a deposit past the awaiting-payment limit with its own code", async () => {
+      const trader = await signedInTrader(platform);
+      const create = () =>
+        http.post(
+          "/api/v1/deposits",
+          { payment_method_id: "western-union", amount: 5 },
+          trader.token,
+        );
+      for (let index = 0; index < awaiting_deposits_max; index++) {
+        expect((await create()).status).toBe(201);
+      }
+      const refused = await create();
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe("TOO_MANY_AWAITING_DEPOSITS");
+    });
+
     it("replays an Idempotency-Key instead of creating a second deposit", async () => {
       const trader = await signedInTrader(platform);
       const send = (amount: number) =>
@@ -442,7 +481,9 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
       expect(second.status).toBe(201);
       expect(second.headers.get("idempotency-replayed")).toBe("true");
       expect(second.body.data.deposit_id).toBe(first.body.data.deposit_id);
-      expect((await send(21)).status).toBe(409);
+      const reused = await send(21);
+      expect(reused.status).toBe(409);
+      expect(reused.body.code).toBe("IDEMPOTENCY_KEY_REUSED");
       const count = await platform.database.query("SELECT 1 FROM deposits WHERE user_id = $1", [
         trader.user.id,
       ]);
@@ -460,12 +501,15 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
       expect(unverified.status).toBe(403);
       expect(unverified.body).toMatchObject({
         message: f.emailNotVerified,
-        code: "VERIFICATION_REQUIRED",
+        code: "EMAIL_NOT_VERIFIED",
       });
       const verified = await verifiedTrader(platform);
       const noIdentity = await http.post("/api/v1/withdrawals", body, verified.token);
       expect(noIdentity.status).toBe(403);
-      expect(noIdentity.body.message).toBe(f.identityNotVerified);
+      expect(noIdentity.body).toMatchObject({
+        message: f.identityNotVerified,
+        code: "IDENTITY_NOT_VERIFIED",
+      });
       await identityApproved(platform, verified.token, admin);
       const noMoney = await http.post("/api/v1/withdrawals", body, verified.token);
       expect(noMoney.status).toBe(422);
@@ -609,11 +653,15 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         admin,
       );
       expect(again.status).toBe(409);
+      expect(again.body.code).toBe("WITHDRAWAL_NOT_PENDING");
       const cancelLate = await http.request("DELETE", `/api/v1/withdrawals/${withdrawal_id}`, {
         token: trader.token,
       });
       expect(cancelLate.status).toBe(409);
-      expect(cancelLate.body.message).toBe(f.withdrawalNotPending);
+      expect(cancelLate.body).toMatchObject({
+        message: f.withdrawalNotPending,
+        code: "WITHDRAWAL_NOT_PENDING",
+      });
       expect((await balancesOf(platform, trader.token)).account_balance).toBe(40);
 
       const history = await http.get("/api/v1/transaction-history", trader.token);
@@ -696,6 +744,7 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         admin,
       );
       expect(payCancelled.status).toBe(409);
+      expect(payCancelled.body.code).toBe("WITHDRAWAL_NOT_PENDING");
       expect((await balancesOf(platform, trader.token)).account_balance).toBe(50);
       const kinds = (await notificationsOf(platform, trader.user.id)).map((note) => note.kind);
       expect(kinds.slice(-4)).toEqual([
@@ -722,6 +771,23 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         trader.user.id,
       ]);
       expect(rows.rowCount).toBe(1);
+    });
+
+    it("refuses a withdrawal past the pending limit with its own code", async () => {
+      const trader = await withdrawableTrader(platform, admin, pending_withdrawals_max + 1);
+      const request = () =>
+        http.post(
+          "/api/v1/withdrawals",
+          { payment_method_id: "bitcoin", amount: 1, withdrawal_details: bitcoinDetails },
+          trader.token,
+        );
+      for (let index = 0; index < pending_withdrawals_max; index++) {
+        expect((await request()).status).toBe(201);
+      }
+      const refused = await request();
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe("TOO_MANY_PENDING_WITHDRAWALS");
+      expect((await balancesOf(platform, trader.token)).account_balance).toBe(1);
     });
 
     it("can be switched off: REQUIRE_KYC_FOR_WITHDRAWAL=false needs only the e-mail", async () => {
@@ -802,7 +868,10 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         trader.token,
       );
       expect(twice.status).toBe(409);
-      expect(twice.body.message).toBe(f.identityAlreadyPending);
+      expect(twice.body).toMatchObject({
+        message: f.identityAlreadyPending,
+        code: "VERIFICATION_ALREADY_PENDING",
+      });
 
       const id = uploaded.body.data.verification.id;
       const rejected = await http.post(
@@ -844,13 +913,17 @@ describe.each(databaseKindsUnderTest())("funding on %s", (kind) => {
         trader.token,
       );
       expect(afterApproval.status).toBe(409);
-      expect(afterApproval.body.message).toBe(f.identityAlreadyVerified);
+      expect(afterApproval.body).toMatchObject({
+        message: f.identityAlreadyVerified,
+        code: "IDENTITY_ALREADY_VERIFIED",
+      });
       const approveAgain = await http.post(
         `/api/v1/admin/verifications/${second.body.data.verification.id}/approve`,
         undefined,
         admin,
       );
       expect(approveAgain.status).toBe(409);
+      expect(approveAgain.body.code).toBe("VERIFICATION_NOT_PENDING");
       expect((await notificationsOf(platform, trader.user.id)).map((note) => note.kind)).toEqual([
         "verification_rejected",
         "verification_approved",

@@ -303,6 +303,26 @@ describe("withdrawals queue", () => {
     );
     expect(screen.getByLabelText("Reason")).toHaveValue("Too long, says the server");
   });
+
+  it("closes the reason dialog when the server says someone else decided first", async () => {
+    const { user } = renderAsStaff("/admin/withdrawals", {
+      "GET /admin/withdrawals": list([withdrawal()]),
+      "POST /admin/withdrawals/31/reject": {
+        status: 409,
+        body: {
+          status: "error",
+          code: "WITHDRAWAL_NOT_PENDING",
+          message: "This withdrawal is no longer pending",
+        },
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: /Ada Lovelace/ }));
+    await user.click(screen.getByRole("button", { name: "Reject" }));
+    await fill(user, await screen.findByLabelText("Reason"), "Wallet belongs to someone else");
+    await user.click(screen.getByRole("button", { name: "Reject and release the hold" }));
+    expect(await findToast("This withdrawal is no longer pending")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByLabelText("Reason")).toBeNull());
+  });
 });
 
 describe("identity queue", () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { fetchAdminFile } from "../src/admin/api/admin-file.ts";
 import {
   ApiError,
   apiRequest,
@@ -165,5 +166,29 @@ describe("query defaults (SPEC §7)", () => {
     expect([0, 1, 2, 3, 4, 5, 6].map(retryDelay)).toEqual([
       1000, 2000, 4000, 8000, 16000, 30000, 30000,
     ]);
+  });
+});
+
+describe("admin file downloads", () => {
+  it("fail with the server's code and message, like every other call", async () => {
+    vi.stubGlobal(
+      "fetch",
+      async () =>
+        new Response(
+          JSON.stringify({ status: "error", code: "NOT_FOUND", message: "No receipt uploaded" }),
+          { status: 404, headers: { "Content-Type": "application/json" } },
+        ),
+    );
+    try {
+      const error = await fetchAdminFile("/admin/deposits/12/receipt").catch((e) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({
+        status: 404,
+        code: "NOT_FOUND",
+        serverMessage: "No receipt uploaded",
+      });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -282,7 +282,7 @@ describe("deposit actions: Fund Account and its SPEC §8 messages", () => {
   it("the server's own message when it refuses the deposit", async () => {
     const h = harness({
       createDeposit: async () => {
-        throw new ApiError(422, m.methodNotAvailable, "PAYMENT_METHOD_UNAVAILABLE", {});
+        throw new ApiError(422, m.methodNotAvailable, "PAYMENT_METHOD_NOT_CONFIGURED", {});
       },
     });
     h.choose();
@@ -305,7 +305,7 @@ describe("deposit actions: Fund Account and its SPEC §8 messages", () => {
   it("the server's walletNotAvailable reply says the same two things", async () => {
     const h = harness({
       fetchWallet: async (): Promise<WalletData> => {
-        throw new ApiError(422, m.walletNotAvailable, "PAYMENT_METHOD_UNAVAILABLE", {});
+        throw new ApiError(422, m.walletNotAvailable, "WALLET_ADDRESS_UNAVAILABLE", {});
       },
     });
     h.choose();
@@ -317,7 +317,7 @@ describe("deposit actions: Fund Account and its SPEC §8 messages", () => {
   it('"Payment method currently unavailable" (inactive), deposit cancelled', async () => {
     const h = harness({
       fetchWallet: async (): Promise<WalletData> => {
-        throw new ApiError(422, m.methodCurrentlyUnavailable, "PAYMENT_METHOD_UNAVAILABLE", {});
+        throw new ApiError(422, m.methodCurrentlyUnavailable, "PAYMENT_METHOD_INACTIVE", {});
       },
     });
     h.choose();
@@ -325,6 +325,26 @@ describe("deposit actions: Fund Account and its SPEC §8 messages", () => {
     expect(h.toasts).toEqual([["error", m.methodCurrentlyUnavailable]]);
     expect(h.calls).toContain(`cancel ${deposit.id}`);
     expect(h.state).toEqual(initialDepositState);
+  });
+
+  it("decides on the wallet refusal's code, not its text", async () => {
+    const reworded = harness({
+      fetchWallet: async (): Promise<WalletData> => {
+        throw new ApiError(422, "Method paused by staff", "PAYMENT_METHOD_INACTIVE", {});
+      },
+    });
+    reworded.choose();
+    await submitDepositAmount(reworded.context, reworded.state, methods, 100);
+    expect(reworded.toasts).toEqual([["error", m.methodCurrentlyUnavailable]]);
+
+    const uncoded = harness({
+      fetchWallet: async (): Promise<WalletData> => {
+        throw new ApiError(422, m.methodCurrentlyUnavailable, null, {});
+      },
+    });
+    uncoded.choose();
+    await submitDepositAmount(uncoded.context, uncoded.state, methods, 100);
+    expect(uncoded.toasts).toEqual([["error", m.walletFailed]]);
   });
 
   it('a method switched off since the list loaded: "Payment method currently unavailable"', async () => {
@@ -397,12 +417,23 @@ describe("deposit actions: back from wallet details and the receipt", () => {
   it("a deposit no longer awaiting payment (409) has nothing to cancel: the flow resets", async () => {
     const h = await atWalletDetails({
       cancelDeposit: async () => {
-        throw new ApiError(409, m.depositNotAwaitingPayment, "CONFLICT", {});
+        throw new ApiError(409, m.depositNotAwaitingPayment, "DEPOSIT_NOT_AWAITING_PAYMENT", {});
       },
     });
     await cancelOpenDeposit(h.context, h.state);
     expect(h.toasts).toEqual([["error", m.cancelFailed]]);
     expect(h.state).toEqual(initialDepositState);
+  });
+
+  it("another 409 (a reused Idempotency-Key) keeps the details: the deposit may still be open", async () => {
+    const h = await atWalletDetails({
+      cancelDeposit: async () => {
+        throw new ApiError(409, "Key reused", "IDEMPOTENCY_KEY_REUSED", {});
+      },
+    });
+    await cancelOpenDeposit(h.context, h.state);
+    expect(h.toasts).toEqual([["error", m.cancelFailed]]);
+    expect(h.state).toMatchObject({ step: "WALLET_DETAILS", busy: null });
   });
 
   it('uploads the receipt with the hash: "Deposit submitted for review" → SUCCESS', async () => {

@@ -1,5 +1,6 @@
 import type { TradeView, UserView } from "@tp/domain/api";
 import { assetCatalogue, chartSymbol } from "@tp/domain/catalogue";
+import type { ErrorCode } from "@tp/domain/error-codes";
 import { type SiteContent, siteContentSchema } from "@tp/domain/site-content";
 import shippedContent from "../../content/site.json";
 import { configureApiClient } from "../src/api/client.ts";
@@ -131,6 +132,11 @@ export function failure(
   errors?: Record<string, string[]>,
 ): FakeReply {
   return { status, body: { status: "error", message, errors } };
+}
+
+/** A refusal with its code, as the server sends it: what the web decides on. */
+export function refusal(status: number, code: ErrorCode, message: string): FakeReply {
+  return { status, body: { status: "error", code, message } };
 }
 
 export function installFakeApi(routes: FakeRoutes = {}) {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { fundingMessages as m } from "@tp/domain/funding";
 import { describe, expect, it } from "vitest";
-import { type FakeReply, failure, storeSession, success } from "./fake-api.ts";
+import { type FakeReply, failure, refusal, storeSession, success } from "./fake-api.ts";
 import {
   bank,
   bitcoin,
@@ -159,7 +159,11 @@ describe("fund wallet: crypto deposit", () => {
 
   it("a wallet without an address: both messages, the deposit cancelled, the flow reset", async () => {
     const view = renderDeposit({
-      "GET /payment-methods/bitcoin/wallet": failure(422, m.walletNotAvailable),
+      "GET /payment-methods/bitcoin/wallet": refusal(
+        422,
+        "WALLET_ADDRESS_UNAVAILABLE",
+        m.walletNotAvailable,
+      ),
     });
     await chooseMethod(view, /Bitcoin/);
     await fundAccount(view, "100");
@@ -171,7 +175,11 @@ describe("fund wallet: crypto deposit", () => {
 
   it('"Payment method currently unavailable" when the method was switched off', async () => {
     const view = renderDeposit({
-      "GET /payment-methods/bitcoin/wallet": failure(422, m.methodCurrentlyUnavailable),
+      "GET /payment-methods/bitcoin/wallet": refusal(
+        422,
+        "PAYMENT_METHOD_INACTIVE",
+        m.methodCurrentlyUnavailable,
+      ),
     });
     await chooseMethod(view, /Bitcoin/);
     await fundAccount(view, "100");

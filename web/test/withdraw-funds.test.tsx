@@ -207,7 +207,7 @@ describe("withdraw funds", () => {
     const unverified: UserView = { ...verifiedTrader, email_verified_at: null };
     const view = renderWithdraw(
       {
-        "POST /withdrawals": refusal(403, "VERIFICATION_REQUIRED", m.emailNotVerified),
+        "POST /withdrawals": refusal(403, "EMAIL_NOT_VERIFIED", m.emailNotVerified),
         "POST /email/resend": success(undefined, uiMessages.resendSuccess),
       },
       unverified,
@@ -224,7 +224,7 @@ describe("withdraw funds", () => {
 
   it("a missing identity verification: the server's message and a link to Security", async () => {
     const view = renderWithdraw(
-      { "POST /withdrawals": refusal(403, "VERIFICATION_REQUIRED", m.identityNotVerified) },
+      { "POST /withdrawals": refusal(403, "IDENTITY_NOT_VERIFIED", m.identityNotVerified) },
       trader,
     );
     expect(await screen.findByText("Your identity is not verified.")).toBeInTheDocument();

@@ -178,10 +178,10 @@ describe("withdrawal actions: Confirm and its messages", () => {
   });
 
   it.each([
-    [m.emailNotVerified, "VERIFICATION_REQUIRED", 403, "email"],
-    [m.identityNotVerified, "VERIFICATION_REQUIRED", 403, "identity"],
+    [m.emailNotVerified, "EMAIL_NOT_VERIFIED", 403, "email"],
+    [m.identityNotVerified, "IDENTITY_NOT_VERIFIED", 403, "identity"],
     [m.insufficientBalance, "INSUFFICIENT_FUNDS", 422, "balance"],
-    [m.methodCurrentlyUnavailable, "PAYMENT_METHOD_UNAVAILABLE", 422, "other"],
+    [m.methodCurrentlyUnavailable, "PAYMENT_METHOD_INACTIVE", 422, "other"],
   ] as const)(
     "the server's message %s is shown as it is (%s)",
     async (message, code, status, problem) => {
@@ -197,8 +197,12 @@ describe("withdrawal actions: Confirm and its messages", () => {
 
   it("tells the problems apart by code, never by a network failure", () => {
     expect(withdrawalProblemOf(new TypeError("Failed to fetch"))).toBe("other");
-    expect(
-      withdrawalProblemOf(new ApiError(403, "Something else", "VERIFICATION_REQUIRED", {})),
-    ).toBe("other");
+    expect(withdrawalProblemOf(new ApiError(403, "Reworded", "EMAIL_NOT_VERIFIED", {}))).toBe(
+      "email",
+    );
+    expect(withdrawalProblemOf(new ApiError(403, m.identityNotVerified, "FORBIDDEN", {}))).toBe(
+      "other",
+    );
+    expect(withdrawalProblemOf(new ApiError(403, m.emailNotVerified, null, {}))).toBe("other");
   });
 });

@@ -201,10 +201,10 @@ export async function createDeposit(
       throw validationError({ payment_method_id: [fundingMessages.invalidPaymentMethod] });
     }
     if (!method.is_active) {
-      throw new AppError("PAYMENT_METHOD_UNAVAILABLE", fundingMessages.methodCurrentlyUnavailable);
+      throw new AppError("PAYMENT_METHOD_INACTIVE", fundingMessages.methodCurrentlyUnavailable);
     }
     if (!isAvailable(method)) {
-      throw new AppError("PAYMENT_METHOD_UNAVAILABLE", fundingMessages.methodNotAvailable);
+      throw new AppError("PAYMENT_METHOD_NOT_CONFIGURED", fundingMessages.methodNotAvailable);
     }
     const awaiting = await transaction.query<{ total: number }>(
       "SELECT COUNT(*)::bigint AS total FROM deposits WHERE user_id = $1 AND status = 'awaiting_payment'",
@@ -212,7 +212,7 @@ export async function createDeposit(
     );
     if (awaiting.rows[0]!.total >= awaiting_deposits_max) {
       throw new AppError(
-        "CONFLICT",
+        "TOO_MANY_AWAITING_DEPOSITS",
         `You have ${awaiting_deposits_max} deposits awaiting payment. Upload a receipt for one or cancel it first.`,
       );
     }
@@ -251,7 +251,7 @@ export async function cancelDeposit(
     const locked = await lockDeposit(transaction, depositId, userId);
     if (!locked) throw notFound();
     if (locked.status !== "awaiting_payment") {
-      throw new AppError("CONFLICT", fundingMessages.depositNotAwaitingPayment);
+      throw new AppError("DEPOSIT_NOT_AWAITING_PAYMENT", fundingMessages.depositNotAwaitingPayment);
     }
     await transaction.query(
       `UPDATE deposits SET status = 'cancelled', updated_at = $2
@@ -299,7 +299,7 @@ export async function submitReceipt(
     errors.receipt = [fundingMessages.receiptType];
   }
   if (existing.status !== "awaiting_payment") {
-    throw new AppError("CONFLICT", fundingMessages.depositNotAwaitingPayment);
+    throw new AppError("DEPOSIT_NOT_AWAITING_PAYMENT", fundingMessages.depositNotAwaitingPayment);
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
@@ -309,7 +309,10 @@ export async function submitReceipt(
       const locked = await lockDeposit(transaction, depositId, userId);
       if (!locked) throw notFound();
       if (locked.status !== "awaiting_payment") {
-        throw new AppError("CONFLICT", fundingMessages.depositNotAwaitingPayment);
+        throw new AppError(
+          "DEPOSIT_NOT_AWAITING_PAYMENT",
+          fundingMessages.depositNotAwaitingPayment,
+        );
       }
       kept = await keepUpload(
         transaction,
@@ -365,7 +368,7 @@ export async function approveDeposit(
       const locked = await lockDeposit(transaction, depositId, null);
       if (!locked) throw notFound();
       if (locked.status !== "under_review") {
-        throw new AppError("CONFLICT", adminMessages.depositNotUnderReview);
+        throw new AppError("DEPOSIT_NOT_UNDER_REVIEW", adminMessages.depositNotUnderReview);
       }
       const before = (await findDeposit(transaction, depositId))!;
       const entryId = await postEntry(transaction, {
@@ -437,7 +440,7 @@ export async function rejectDeposit(
     const locked = await lockDeposit(transaction, depositId, null);
     if (!locked) throw notFound();
     if (locked.status !== "under_review") {
-      throw new AppError("CONFLICT", adminMessages.depositNotUnderReview);
+      throw new AppError("DEPOSIT_NOT_UNDER_REVIEW", adminMessages.depositNotUnderReview);
     }
     const before = (await findDeposit(transaction, depositId))!;
     await transaction.query(

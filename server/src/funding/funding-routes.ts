@@ -139,13 +139,10 @@ export async function fundingRoutes(app: FastifyInstance, context: AppContext) {
       const method = await findPaymentMethod(context.database, request.params.id);
       if (!method) throw new AppError("NOT_FOUND", fundingMessages.invalidPaymentMethod);
       if (!method.is_active) {
-        throw new AppError(
-          "PAYMENT_METHOD_UNAVAILABLE",
-          fundingMessages.methodCurrentlyUnavailable,
-        );
+        throw new AppError("PAYMENT_METHOD_INACTIVE", fundingMessages.methodCurrentlyUnavailable);
       }
       if (!usesWalletAddress(method.kind) || !method.wallet_address) {
-        throw new AppError("PAYMENT_METHOD_UNAVAILABLE", fundingMessages.walletNotAvailable);
+        throw new AppError("WALLET_ADDRESS_UNAVAILABLE", fundingMessages.walletNotAvailable);
       }
       return {
         status: "success" as const,

@@ -188,14 +188,14 @@ export async function uploadVerification(
       const user = users.rows[0];
       if (!user) throw notFound();
       if (user.kyc_verified_at) {
-        throw new AppError("CONFLICT", fundingMessages.identityAlreadyVerified);
+        throw new AppError("IDENTITY_ALREADY_VERIFIED", fundingMessages.identityAlreadyVerified);
       }
       const pending = await transaction.query(
         "SELECT 1 FROM verification_documents WHERE user_id = $1 AND status = 'pending'",
         [userId],
       );
       if (pending.rowCount > 0) {
-        throw new AppError("CONFLICT", fundingMessages.identityAlreadyPending);
+        throw new AppError("VERIFICATION_ALREADY_PENDING", fundingMessages.identityAlreadyPending);
       }
       kept = await keepUpload(
         transaction,
@@ -214,7 +214,7 @@ export async function uploadVerification(
     if (kept) await removeStoredFile(uploadsDirectory, (kept as UploadRow).storage_name);
     // Two uploads at once: the unique index lets one through.
     if (isUniqueViolation(error)) {
-      throw new AppError("CONFLICT", fundingMessages.identityAlreadyPending);
+      throw new AppError("VERIFICATION_ALREADY_PENDING", fundingMessages.identityAlreadyPending);
     }
     throw error;
   }
@@ -247,7 +247,7 @@ export async function reviewVerification(
     const row = locked.rows[0];
     if (!row) throw notFound();
     if (row.status !== "pending") {
-      throw new AppError("CONFLICT", adminMessages.verificationNotPending);
+      throw new AppError("VERIFICATION_NOT_PENDING", adminMessages.verificationNotPending);
     }
     const before = (await findVerification(transaction, verificationId))!;
     await transaction.query(

@@ -202,15 +202,15 @@ export async function requestWithdrawal(
       throw validationError({ payment_method_id: [fundingMessages.invalidWithdrawalMethod] });
     }
     if (!method.is_active) {
-      throw new AppError("PAYMENT_METHOD_UNAVAILABLE", fundingMessages.methodCurrentlyUnavailable);
+      throw new AppError("PAYMENT_METHOD_INACTIVE", fundingMessages.methodCurrentlyUnavailable);
     }
     const user = await findUserById(transaction, userId);
     if (!user) throw notFound();
     if (config.REQUIRE_VERIFIED_EMAIL_FOR_WITHDRAWAL && !user.email_verified_at) {
-      throw new AppError("VERIFICATION_REQUIRED", fundingMessages.emailNotVerified);
+      throw new AppError("EMAIL_NOT_VERIFIED", fundingMessages.emailNotVerified);
     }
     if (config.REQUIRE_KYC_FOR_WITHDRAWAL && !user.kyc_verified_at) {
-      throw new AppError("VERIFICATION_REQUIRED", fundingMessages.identityNotVerified);
+      throw new AppError("IDENTITY_NOT_VERIFIED", fundingMessages.identityNotVerified);
     }
     const pending = await transaction.query<{ total: number }>(
       "SELECT COUNT(*)::bigint AS total FROM withdrawals WHERE user_id = $1 AND status = 'pending'",
@@ -218,7 +218,7 @@ export async function requestWithdrawal(
     );
     if (pending.rows[0]!.total >= pending_withdrawals_max) {
       throw new AppError(
-        "CONFLICT",
+        "TOO_MANY_PENDING_WITHDRAWALS",
         `You have ${pending_withdrawals_max} withdrawals pending. Wait for one to be processed or cancel it first.`,
       );
     }
@@ -315,7 +315,7 @@ async function resolveWithdrawal(
   if (!locked) throw notFound();
   if (locked.status !== "pending") {
     throw new AppError(
-      "CONFLICT",
+      "WITHDRAWAL_NOT_PENDING",
       resolution.by === "trader"
         ? fundingMessages.withdrawalNotPending
         : adminMessages.withdrawalNotPending,

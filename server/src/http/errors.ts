@@ -24,7 +24,7 @@ export class AppError extends Error {
   }
 }
 
-/** The one map from error code to HTTP status. */
+/** The one map from error code to HTTP status; when each happens: domain/src/error-codes.ts. */
 export const httpStatusByCode: Record<ErrorCode, number> = {
   MALFORMED_REQUEST: 400,
   UNAUTHENTICATED: 401,
@@ -32,6 +32,14 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  TOO_MANY_AWAITING_DEPOSITS: 409,
+  DEPOSIT_NOT_AWAITING_PAYMENT: 409,
+  DEPOSIT_NOT_UNDER_REVIEW: 409,
+  TOO_MANY_PENDING_WITHDRAWALS: 409,
+  WITHDRAWAL_NOT_PENDING: 409,
+  IDENTITY_ALREADY_VERIFIED: 409,
+  VERIFICATION_ALREADY_PENDING: 409,
+  VERIFICATION_NOT_PENDING: 409,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_FAILED: 422,
@@ -40,8 +48,11 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   MARKET_CLOSED: 422,
   SIMULATED_PRICES_REAL_ACCOUNT: 403,
   IDEMPOTENCY_KEY_REUSED: 409,
-  PAYMENT_METHOD_UNAVAILABLE: 422,
-  VERIFICATION_REQUIRED: 403,
+  PAYMENT_METHOD_INACTIVE: 422,
+  PAYMENT_METHOD_NOT_CONFIGURED: 422,
+  WALLET_ADDRESS_UNAVAILABLE: 422,
+  EMAIL_NOT_VERIFIED: 403,
+  IDENTITY_NOT_VERIFIED: 403,
   /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
   PROVIDER_UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -115,7 +115,8 @@ function fieldErrorsFrom(value: unknown): FieldErrors {
   return errors;
 }
 
-function failureFrom(status: number, payload: unknown): ApiError {
+/** The ApiError of a failed reply's status and parsed body (code, message, field errors). */
+export function failureFrom(status: number, payload: unknown): ApiError {
   if (!isRecord(payload)) return new ApiError(status, null, null, {});
   const failure = payload as Partial<ApiFailure>;
   const message =

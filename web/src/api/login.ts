@@ -8,6 +8,14 @@ export interface LoginResult extends LoginData {
   message: string | null;
 }
 
+/** A login reply without user or token: told apart by its type, never by its text. */
+export class LoginResponseInvalid extends Error {
+  constructor() {
+    super(uiMessages.loginInvalidResponse);
+    this.name = "LoginResponseInvalid";
+  }
+}
+
 /**
  * POST /login. SPEC §5: an "error" reply throws its message (ApiError); a reply without
  * user or token fails with "Invalid response format from login".
@@ -17,7 +25,7 @@ export async function login(body: LoginRequest): Promise<LoginResult> {
   const user = reply.data?.user;
   const token = reply.data?.token;
   if (!user || typeof token !== "string" || token.length === 0) {
-    throw new Error(uiMessages.loginInvalidResponse);
+    throw new LoginResponseInvalid();
   }
   return { user, token, message: reply.message ?? null };
 }

@@ -107,9 +107,9 @@ export async function submitDepositAmount(
     if (fetched.wallet_address.length > 0) wallet = fetched;
     else failure = [m.walletNotAvailable, m.walletFailed];
   } catch (error) {
-    if (error instanceof ApiError && error.serverMessage === m.methodCurrentlyUnavailable) {
+    if (error instanceof ApiError && error.code === "PAYMENT_METHOD_INACTIVE") {
       failure = [m.methodCurrentlyUnavailable];
-    } else if (error instanceof ApiError && error.serverMessage === m.walletNotAvailable) {
+    } else if (error instanceof ApiError && error.code === "WALLET_ADDRESS_UNAVAILABLE") {
       failure = [m.walletNotAvailable, m.walletFailed];
     }
   }
@@ -136,7 +136,10 @@ export async function cancelOpenDeposit(context: DepositContext, state: DepositS
     dispatch({ type: "CANCEL_SUCCEEDED" });
   } catch (error) {
     notify.error(m.cancelFailed);
-    if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+    if (
+      error instanceof ApiError &&
+      (error.code === "NOT_FOUND" || error.code === "DEPOSIT_NOT_AWAITING_PAYMENT")
+    ) {
       dispatch({ type: "CANCEL_SUCCEEDED" });
     } else {
       dispatch({ type: "CANCEL_FAILED" });

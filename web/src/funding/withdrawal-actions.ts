@@ -25,10 +25,8 @@ export interface WithdrawalContext {
 export function withdrawalProblemOf(error: unknown): WithdrawalProblem {
   if (!(error instanceof ApiError)) return "other";
   if (error.code === "INSUFFICIENT_FUNDS") return "balance";
-  if (error.code === "VERIFICATION_REQUIRED") {
-    if (error.serverMessage === m.emailNotVerified) return "email";
-    if (error.serverMessage === m.identityNotVerified) return "identity";
-  }
+  if (error.code === "EMAIL_NOT_VERIFIED") return "email";
+  if (error.code === "IDENTITY_NOT_VERIFIED") return "identity";
   return "other";
 }
 

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { API_BASE_PATH } from "@tp/domain/paths";
-import { ApiError } from "../../api/client.ts";
+import { failureFrom } from "../../api/client.ts";
 import { readStorage, storageKeys } from "../../storage.ts";
 
 /** Receipts and identity documents are at most 10 MB; a slow link still gets a minute. */
@@ -19,16 +19,14 @@ export async function fetchAdminFile(path: string, signal?: AbortSignal): Promis
     signal: signal ? anySignal(signal, timeout) : timeout,
   });
   if (!response.ok) {
-    let message: string | null = null;
+    let payload: unknown = null;
     try {
-      const payload = (await response.json()) as { message?: unknown };
-      if (typeof payload.message === "string" && payload.message.length > 0) {
-        message = payload.message;
-      }
+      payload = await response.json();
     } catch {
       // Not JSON (a proxy's page): the status alone tells what happened.
     }
-    throw new ApiError(response.status, message, null, {});
+    // Same error as every other call: the server's message and its code.
+    throw failureFrom(response.status, payload);
   }
   return response.blob();
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import type { ErrorCode } from "@tp/domain/error-codes";
 import { type ReactNode, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
@@ -61,6 +62,14 @@ export function ConfirmDialog({
 
 type TextValues = { text: string };
 
+/** Someone else decided first, or the item is gone: nothing is left to decide here. */
+const alreadyDecidedCodes: ReadonlySet<ErrorCode | null> = new Set<ErrorCode>([
+  "NOT_FOUND",
+  "DEPOSIT_NOT_UNDER_REVIEW",
+  "WITHDRAWAL_NOT_PENDING",
+  "VERIFICATION_NOT_PENDING",
+]);
+
 export function TextDecisionDialog({
   title,
   children,
@@ -103,8 +112,8 @@ export function TextDecisionDialog({
       onClose();
       return;
     }
-    // Someone else decided first (409) or the item is gone (404): nothing left to do here.
-    if (outcome.error instanceof ApiError && [404, 409].includes(outcome.error.status)) {
+    // Someone else decided first or the item is gone: nothing left to do here.
+    if (outcome.error instanceof ApiError && alreadyDecidedCodes.has(outcome.error.code)) {
       onClose();
       return;
     }

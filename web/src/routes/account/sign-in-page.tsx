@@ -4,7 +4,7 @@ import { type LoginRequest, loginSchema } from "@tp/domain/validation";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast/headless";
 import { ApiError, errorMessage } from "../../api/client.ts";
-import { useLoginMutation } from "../../api/login.ts";
+import { LoginResponseInvalid, useLoginMutation } from "../../api/login.ts";
 import { useAuth } from "../../auth/auth-context.ts";
 import { AuthCard } from "../../components/auth-card.tsx";
 import { Button } from "../../components/button.tsx";
@@ -18,9 +18,7 @@ type SignInValues = { email: string; password: string };
 /** SPEC §8 Login: field errors, or the message, or "Login failed". */
 function loginFailureText(error: unknown): string {
   if (error instanceof ApiError) return errorMessage(error, uiMessages.loginFailed);
-  if (error instanceof Error && error.message === uiMessages.loginInvalidResponse) {
-    return uiMessages.loginInvalidResponse;
-  }
+  if (error instanceof LoginResponseInvalid) return uiMessages.loginInvalidResponse;
   return uiMessages.loginFailed;
 }
 

@@ -14,11 +14,8 @@ export const errorCodes = [
   "FORBIDDEN",
   /** The thing does not exist, or is not the caller's. */
   "NOT_FOUND",
-  /**
-   * Generic state conflict. Only the practice top-up still answers it (balance already at or
-   * above the top-up level, server/src/ledger/practice-routes.ts); new situations get a code.
-   */
-  "CONFLICT",
+  /** Practice top-up while the practice balance is already at or above the top-up level. */
+  "PRACTICE_TOP_UP_NOT_NEEDED",
   /** A trader already has the maximum number of deposits awaiting payment. */
   "TOO_MANY_AWAITING_DEPOSITS",
   /** Cancel or receipt upload on a deposit that no longer awaits payment. */

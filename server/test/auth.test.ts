@@ -504,6 +504,7 @@ describe.each(databaseKindsUnderTest())("accounts and sessions on %s", (kind) =>
       const trader = await signedInTrader(platform);
       const reply = await http.post("/api/v1/practice-balance/top-up", undefined, trader.token);
       expect(reply.status).toBe(409);
+      expect(reply.body.code).toBe("PRACTICE_TOP_UP_NOT_NEEDED");
       expect(reply.body.message).toBe(serverMessages.topUpNotNeeded);
       expect(
         (await http.get("/api/v1/user", trader.token)).body.data.user.account.practice_balance,

@@ -7,13 +7,6 @@ import { httpStatusByCode } from "../src/http/errors.ts";
 
 const sourceDirectory = fileURLToPath(new URL("../src", import.meta.url));
 
-/**
- * The generic CONFLICT is kept for one situation only, in a file another change owns: the
- * practice top-up refused when the balance is already at the level. Anything new that
- * conflicts gets its own code; this list may only shrink.
- */
-const conflictThrowersAllowed = ["ledger/practice-routes.ts"];
-
 describe("error codes", () => {
   it("maps every code of the domain's list, and only those, to one HTTP error status", () => {
     expect(Object.keys(httpStatusByCode).sort()).toEqual([...errorCodes].sort());
@@ -29,7 +22,8 @@ describe("error codes", () => {
     expect(new Set(errorCodes).size).toBe(errorCodes.length);
   });
 
-  it('keeps the generic "CONFLICT" out of server sources (clients branch on precise codes)', () => {
+  it('has no generic "CONFLICT" code, and no server source throws one (clients branch on precise codes)', () => {
+    expect(errorCodes as readonly string[]).not.toContain("CONFLICT");
     const throwers = (readdirSync(sourceDirectory, { recursive: true }) as string[])
       .filter((file) => file.endsWith(".ts"))
       .filter((file) =>
@@ -37,6 +31,6 @@ describe("error codes", () => {
       )
       .map((file) => file.split(path.sep).join("/"))
       .sort();
-    expect(throwers).toEqual(conflictThrowersAllowed);
+    expect(throwers).toEqual([]);
   });
 });

@@ -42,7 +42,7 @@ export async function practiceRoutes(app: FastifyInstance, context: AppContext) 
             at,
           );
           if (topUp.status === "not_needed") {
-            throw new AppError("CONFLICT", serverMessages.topUpNotNeeded);
+            throw new AppError("PRACTICE_TOP_UP_NOT_NEEDED", serverMessages.topUpNotNeeded);
           }
           return {
             statusCode: 200,

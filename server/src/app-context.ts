@@ -5,7 +5,9 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { EventBus } from "./events/event-bus.ts";
 import type { OutboxDelivery } from "./mail/outbox.ts";
+import type { NotificationDelivery } from "./notifications/notification-delivery.ts";
 import type { MarketData } from "./prices/market-data.ts";
+import type { VapidKeys } from "./push/vapid-keys.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import type { StreamHub } from "./stream/stream-hub.ts";
 import type { Settlement } from "./trading/settlement.ts";
@@ -19,6 +21,10 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   sessions: SessionLookup;
   outbox: OutboxDelivery;
+  /** Kicked after a commit that stored notifications, to announce them at once. */
+  notificationDelivery: NotificationDelivery;
+  /** The server's Web Push identity; browsers subscribe with its public key. */
+  vapidKeys: VapidKeys;
   siteContent: SiteContent;
   bus: EventBus;
   marketData: MarketData;

@@ -20,15 +20,14 @@ import { createFeeds } from "./feeds/create-feeds.ts";
 import type { Feed } from "./feeds/tick.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
-import { startOutboxDelivery } from "./mail/outbox.ts";
-import { startMarketData } from "./prices/market-data.ts";
 import { latestCloses } from "./prices/price-history.ts";
+import { loadVapidKeys } from "./push/vapid-keys.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { apiRoutePlugins } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
-import { startSettlement } from "./trading/settlement.ts";
 import { createTradeBatcher } from "./trading/trade-batcher.ts";
 import { serveWebApp } from "./web/serve-web-app.ts";
+import { startWorkers } from "./workers/workers.ts";
 
 /** JSON bodies above this are refused with 413 before they are parsed. */
 export const json_body_bytes_max = 1024 * 1024;
@@ -80,15 +79,6 @@ export async function buildApp(options: {
   app.removeContentTypeParser("text/plain");
   installErrorHandler(app);
 
-  const outbox = startOutboxDelivery({
-    database,
-    smtpUrl: config.SMTP_URL,
-    from: config.MAIL_FROM,
-    clock,
-    log: app.log.child({ module: "outbox" }),
-  });
-  app.addHook("onClose", async () => outbox.stop());
-
   const bus = config.REDIS_URL
     ? await createRedisEventBus(
         config.REDIS_URL,
@@ -103,26 +93,13 @@ export async function buildApp(options: {
           simulatedStartPrices: Object.fromEntries(await latestCloses(database)),
         })
       : (options.feeds ?? []);
-  const marketData = startMarketData({
-    database,
-    bus,
-    clock,
-    log: app.log.child({ module: "prices" }),
-    feeds,
-  });
-  const settlement = startSettlement({
-    database,
-    clock,
-    store: marketData.store,
-    bus,
-    log: app.log.child({ module: "settlement" }),
-  });
+  const vapidKeys = loadVapidKeys(config, app.log.child({ module: "notifications" }));
+  const workers = startWorkers({ config, database, clock, bus, feeds, vapidKeys, log: app.log });
   const stream = startStreamHub({ database, clock, bus, log: app.log.child({ module: "stream" }) });
-  // Stopped in reverse order of need: sockets, settlements, ticks, then the bus.
+  // Stopped in reverse order of need: sockets, the workers (settlements, ticks), the bus.
   app.addHook("preClose", async () => stream.stop());
   app.addHook("onClose", async () => {
-    await settlement.stop();
-    await marketData.stop();
+    await workers.stop();
     await bus.close();
   });
 
@@ -136,11 +113,13 @@ export async function buildApp(options: {
     clock,
     rateLimiter: new RateLimiter(config.RATE_LIMIT_FACTOR, clock),
     sessions: createSessionLookup(database, clock),
-    outbox,
+    outbox: workers.outbox,
+    notificationDelivery: workers.notificationDelivery,
+    vapidKeys,
     siteContent,
     bus,
-    marketData,
-    settlement,
+    marketData: workers.marketData,
+    settlement: workers.settlement,
     tradeBatcher: createTradeBatcher(database),
     stream,
   };

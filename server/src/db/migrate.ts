@@ -38,13 +38,20 @@ function readNumberedSqlFiles(directory: string): Migration[] {
  * a transaction-level advisory lock keeps two starting processes from racing.
  */
 export async function migrate(database: Database): Promise<number[]> {
-  await database.execScript(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (
-       version integer PRIMARY KEY,
-       name text NOT NULL,
-       applied_at timestamptz NOT NULL DEFAULT now()
-     )`,
-  );
+  // Under the lock too: two processes creating the table at once collide on its type's name
+  // (IF NOT EXISTS does not make concurrent creation safe in PostgreSQL).
+  await database.transaction(async (transaction) => {
+    if (database.kind === "postgres") {
+      await transaction.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    }
+    await transaction.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version integer PRIMARY KEY,
+         name text NOT NULL,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+  });
   const applied: number[] = [];
   for (const migration of readMigrations()) {
     const didApply = await database.transaction(async (transaction) => {

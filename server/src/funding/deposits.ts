@@ -10,14 +10,13 @@ import {
 } from "@tp/domain/funding";
 import { receiptContentTypes } from "@tp/domain/funding-files";
 import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
-import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
+import type { AuditActor } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
 import type { IdempotencyKey } from "../idempotency/idempotency.ts";
 import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";
 import { postEntry, systemAccountId, traderAccountId } from "../ledger/ledger.ts";
-import { storeNotification } from "../notifications/notifications.ts";
 import {
   keepUpload,
   type ReceivedForm,
@@ -27,6 +26,7 @@ import {
 import { publishFundingBalances } from "./funding-events.ts";
 import { findPaymentMethod, isAvailable } from "./payment-methods.ts";
 import { newTransactionReference } from "./references.ts";
+import { runReviewTransition } from "./review-transition.ts";
 
 /**
  * Deposits (SPEC §4 "Deposit flow", PRODUCT.md D7, D9). The funding module owns the
@@ -147,6 +147,18 @@ async function lockDeposit(
   return result.rows[0] ?? null;
 }
 
+/**
+ * The pieces every transition of one deposit shares (review-transition.ts): its lock (the
+ * given trader's only, when `ownerId` is set) and its reads.
+ */
+function depositRow(depositId: number, ownerId: number | null) {
+  return {
+    subject: `deposit ${depositId}`,
+    lock: (transaction: Queryable) => lockDeposit(transaction, depositId, ownerId),
+    read: async (transaction: Queryable) => (await findDeposit(transaction, depositId))!,
+  };
+}
+
 export async function depositsOfUser(
   queryable: Queryable,
   userId: number,
@@ -248,17 +260,18 @@ export async function cancelDeposit(
   const { database, clock } = context;
   const at = clock.now();
   return runIdempotent(database, userId, idempotency, at, async (transaction) => {
-    const locked = await lockDeposit(transaction, depositId, userId);
-    if (!locked) throw notFound();
-    if (locked.status !== "awaiting_payment") {
-      throw new AppError("DEPOSIT_NOT_AWAITING_PAYMENT", fundingMessages.depositNotAwaitingPayment);
-    }
-    await transaction.query(
-      `UPDATE deposits SET status = 'cancelled', updated_at = $2
-       WHERE id = $1 AND status = 'awaiting_payment'`,
-      [depositId, at],
-    );
-    const deposit = (await findDeposit(transaction, depositId))!;
+    const { after: deposit } = await runReviewTransition(transaction, at, {
+      ...depositRow(depositId, userId),
+      from: ["awaiting_payment"],
+      refused: () =>
+        new AppError("DEPOSIT_NOT_AWAITING_PAYMENT", fundingMessages.depositNotAwaitingPayment),
+      update: (transaction) =>
+        transaction.query(
+          `UPDATE deposits SET status = 'cancelled', updated_at = $2
+           WHERE id = $1 AND status = 'awaiting_payment'`,
+          [depositId, at],
+        ),
+    });
     return {
       statusCode: 200,
       body: {
@@ -365,52 +378,48 @@ export async function approveDeposit(
     idempotency,
     at,
     async (transaction) => {
-      const locked = await lockDeposit(transaction, depositId, null);
-      if (!locked) throw notFound();
-      if (locked.status !== "under_review") {
-        throw new AppError("DEPOSIT_NOT_UNDER_REVIEW", adminMessages.depositNotUnderReview);
-      }
-      const before = (await findDeposit(transaction, depositId))!;
-      const entryId = await postEntry(transaction, {
-        kind: "deposit",
-        reference: `deposit:${depositId}`,
-        at,
-        postings: [
-          {
-            accountId: await systemAccountId(transaction, "deposits:clearing"),
-            amountCents: -before.amount_cents,
-          },
-          {
-            accountId: await traderAccountId(transaction, before.user_id, "real"),
-            amountCents: before.amount_cents,
-          },
-        ],
-      });
-      const updated = await transaction.query(
-        `UPDATE deposits SET status = 'confirmed', journal_entry_id = $2, reviewed_by_user_id = $3,
-         reviewed_at = $4, updated_at = $4
-       WHERE id = $1 AND status = 'under_review'`,
-        [depositId, entryId, actor.userId, at],
-      );
-      // The row is locked and was under review: anything else is a bug, and rolls back.
-      if (updated.rowCount !== 1) throw new Error(`deposit ${depositId} changed under its lock`);
-      const after = (await findDeposit(transaction, depositId))!;
-      await storeNotification(transaction, {
-        userId: before.user_id,
-        kind: "deposit_confirmed",
-        title: "Deposit confirmed",
-        message: `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) has been confirmed and credited to your real account.`,
-        reference: `deposit:${depositId}`,
-        at,
-      });
-      await recordAudit(transaction, {
-        actor,
-        action: "deposit.approved",
-        targetType: "deposit",
-        targetId: depositId,
-        before: auditState(before),
-        after: auditState(after),
-        at,
+      const { after } = await runReviewTransition(transaction, at, {
+        ...depositRow(depositId, null),
+        from: ["under_review"],
+        refused: () =>
+          new AppError("DEPOSIT_NOT_UNDER_REVIEW", adminMessages.depositNotUnderReview),
+        ledger: async (transaction, { before }) =>
+          postEntry(transaction, {
+            kind: "deposit",
+            reference: `deposit:${depositId}`,
+            at,
+            postings: [
+              {
+                accountId: await systemAccountId(transaction, "deposits:clearing"),
+                amountCents: -before.amount_cents,
+              },
+              {
+                accountId: await traderAccountId(transaction, before.user_id, "real"),
+                amountCents: before.amount_cents,
+              },
+            ],
+          }),
+        update: (transaction, { entryId }) =>
+          transaction.query(
+            `UPDATE deposits SET status = 'confirmed', journal_entry_id = $2,
+               reviewed_by_user_id = $3, reviewed_at = $4, updated_at = $4
+             WHERE id = $1 AND status = 'under_review'`,
+            [depositId, entryId, actor.userId, at],
+          ),
+        notification: ({ before }) => ({
+          userId: before.user_id,
+          kind: "deposit_confirmed",
+          title: "Deposit confirmed",
+          message: `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) has been confirmed and credited to your real account.`,
+          reference: `deposit:${depositId}`,
+        }),
+        audit: {
+          actor,
+          action: "deposit.approved",
+          targetType: "deposit",
+          targetId: depositId,
+          state: auditState,
+        },
       });
       return {
         statusCode: 200,
@@ -437,35 +446,31 @@ export async function rejectDeposit(
   const { database, clock } = context;
   const at = clock.now();
   return runIdempotent(database, actor.userId, idempotency, at, async (transaction) => {
-    const locked = await lockDeposit(transaction, depositId, null);
-    if (!locked) throw notFound();
-    if (locked.status !== "under_review") {
-      throw new AppError("DEPOSIT_NOT_UNDER_REVIEW", adminMessages.depositNotUnderReview);
-    }
-    const before = (await findDeposit(transaction, depositId))!;
-    await transaction.query(
-      `UPDATE deposits SET status = 'rejected', rejection_reason = $2, reviewed_by_user_id = $3,
-         reviewed_at = $4, updated_at = $4
-       WHERE id = $1 AND status = 'under_review'`,
-      [depositId, reason, actor.userId, at],
-    );
-    const after = (await findDeposit(transaction, depositId))!;
-    await storeNotification(transaction, {
-      userId: before.user_id,
-      kind: "deposit_rejected",
-      title: "Deposit rejected",
-      message: `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) was rejected: ${reason}`,
-      reference: `deposit:${depositId}`,
-      at,
-    });
-    await recordAudit(transaction, {
-      actor,
-      action: "deposit.rejected",
-      targetType: "deposit",
-      targetId: depositId,
-      before: auditState(before),
-      after: auditState(after),
-      at,
+    const { after } = await runReviewTransition(transaction, at, {
+      ...depositRow(depositId, null),
+      from: ["under_review"],
+      refused: () => new AppError("DEPOSIT_NOT_UNDER_REVIEW", adminMessages.depositNotUnderReview),
+      update: (transaction) =>
+        transaction.query(
+          `UPDATE deposits SET status = 'rejected', rejection_reason = $2,
+             reviewed_by_user_id = $3, reviewed_at = $4, updated_at = $4
+           WHERE id = $1 AND status = 'under_review'`,
+          [depositId, reason, actor.userId, at],
+        ),
+      notification: ({ before }) => ({
+        userId: before.user_id,
+        kind: "deposit_rejected",
+        title: "Deposit rejected",
+        message: `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) was rejected: ${reason}`,
+        reference: `deposit:${depositId}`,
+      }),
+      audit: {
+        actor,
+        action: "deposit.rejected",
+        targetType: "deposit",
+        targetId: depositId,
+        state: auditState,
+      },
     });
     return {
       statusCode: 200,

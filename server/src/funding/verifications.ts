@@ -8,17 +8,17 @@ import {
 } from "@tp/domain/funding";
 import { identityContentTypes } from "@tp/domain/funding-files";
 import { fieldErrorsFrom } from "@tp/domain/validation";
-import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
+import type { AuditActor } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
-import { storeNotification } from "../notifications/notifications.ts";
 import {
   keepUpload,
   type ReceivedForm,
   removeStoredFile,
   type UploadRow,
 } from "../uploads/upload-store.ts";
+import { runReviewTransition } from "./review-transition.ts";
 
 /**
  * Identity documents (SPEC §2 "Security", §5 "ID verification", PRODUCT.md D7). The funding
@@ -240,67 +240,68 @@ export async function reviewVerification(
   const { database, clock } = context;
   const at = clock.now();
   return database.transaction(async (transaction) => {
-    const locked = await transaction.query<{ user_id: number; status: VerificationStatus }>(
-      "SELECT user_id, status FROM verification_documents WHERE id = $1 FOR UPDATE",
-      [verificationId],
-    );
-    const row = locked.rows[0];
-    if (!row) throw notFound();
-    if (row.status !== "pending") {
-      throw new AppError("VERIFICATION_NOT_PENDING", adminMessages.verificationNotPending);
-    }
-    const before = (await findVerification(transaction, verificationId))!;
-    await transaction.query(
-      `UPDATE verification_documents SET status = $2, rejection_reason = $3,
-         reviewed_by_user_id = $4, reviewed_at = $5
-       WHERE id = $1 AND status = 'pending'`,
-      [
-        verificationId,
-        decision.to,
-        decision.to === "rejected" ? decision.reason : null,
-        actor.userId,
-        at,
-      ],
-    );
-    if (decision.to === "approved") {
-      await transaction.query(
-        `UPDATE users SET kyc_verified_at = COALESCE(kyc_verified_at, $2), updated_at = $2
-         WHERE id = $1`,
-        [row.user_id, at],
-      );
-    }
-    const after = (await findVerification(transaction, verificationId))!;
-    await storeNotification(transaction, {
-      userId: row.user_id,
-      ...(decision.to === "approved"
-        ? {
-            kind: "verification_approved" as const,
-            title: "Identity verified",
-            message: "Your identity documents have been approved. Your account is now active.",
-          }
-        : {
-            kind: "verification_rejected" as const,
-            title: "Identity documents rejected",
-            message: `Your identity documents were rejected: ${decision.reason}. Please upload new documents on the Security page.`,
-          }),
-      reference: `verification:${verificationId}`,
-      at,
-    });
-    const state = (verification: VerificationRow) => ({
-      status: verification.status,
-      user_id: verification.user_id,
-      id_type: verification.id_type,
-      rejection_reason: verification.rejection_reason,
-      kyc_verified_at: verification.trader_kyc_verified_at?.toISOString() ?? null,
-    });
-    await recordAudit(transaction, {
-      actor,
-      action: decision.to === "approved" ? "verification.approved" : "verification.rejected",
-      targetType: "verification",
-      targetId: verificationId,
-      before: state(before),
-      after: state(after),
-      at,
+    const { after } = await runReviewTransition(transaction, at, {
+      subject: `verification ${verificationId}`,
+      lock: async (transaction) => {
+        const locked = await transaction.query<{ user_id: number; status: VerificationStatus }>(
+          "SELECT user_id, status FROM verification_documents WHERE id = $1 FOR UPDATE",
+          [verificationId],
+        );
+        return locked.rows[0] ?? null;
+      },
+      from: ["pending"],
+      refused: () => new AppError("VERIFICATION_NOT_PENDING", adminMessages.verificationNotPending),
+      read: async (transaction) => (await findVerification(transaction, verificationId))!,
+      update: async (transaction, { locked }) => {
+        const updated = await transaction.query(
+          `UPDATE verification_documents SET status = $2, rejection_reason = $3,
+             reviewed_by_user_id = $4, reviewed_at = $5
+           WHERE id = $1 AND status = 'pending'`,
+          [
+            verificationId,
+            decision.to,
+            decision.to === "rejected" ? decision.reason : null,
+            actor.userId,
+            at,
+          ],
+        );
+        if (decision.to === "approved") {
+          await transaction.query(
+            `UPDATE users SET kyc_verified_at = COALESCE(kyc_verified_at, $2), updated_at = $2
+             WHERE id = $1`,
+            [locked.user_id, at],
+          );
+        }
+        return updated;
+      },
+      notification: ({ locked }) => ({
+        userId: locked.user_id,
+        ...(decision.to === "approved"
+          ? {
+              kind: "verification_approved" as const,
+              title: "Identity verified",
+              message: "Your identity documents have been approved. Your account is now active.",
+            }
+          : {
+              kind: "verification_rejected" as const,
+              title: "Identity documents rejected",
+              message: `Your identity documents were rejected: ${decision.reason}. Please upload new documents on the Security page.`,
+            }),
+        reference: `verification:${verificationId}`,
+      }),
+      audit: {
+        actor,
+        action: decision.to === "approved" ? "verification.approved" : "verification.rejected",
+        targetType: "verification",
+        targetId: verificationId,
+        state: (verification) => ({
+          status: verification.status,
+          user_id: verification.user_id,
+          id_type: verification.id_type,
+          rejection_reason: verification.rejection_reason,
+          kyc_verified_at: verification.trader_kyc_verified_at?.toISOString() ?? null,
+        }),
+      },
     });
     return {
       status: "success" as const,

@@ -7,7 +7,7 @@ import {
   type WithdrawalView,
 } from "@tp/domain/funding";
 import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
-import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
+import type { AuditActor } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
@@ -25,6 +25,7 @@ import { findUserById } from "../users/users.ts";
 import { publishFundingBalances } from "./funding-events.ts";
 import { findPaymentMethod } from "./payment-methods.ts";
 import { newTransactionReference } from "./references.ts";
+import { type ReviewTransition, runReviewTransition } from "./review-transition.ts";
 
 /**
  * Withdrawals (SPEC §4 "Withdrawal flow", PRODUCT.md D4, D9). The funding module owns the
@@ -161,17 +162,19 @@ export async function withdrawalQueue(
   return { rows: rows.rows, total: count.rows[0]!.total };
 }
 
+interface LockedWithdrawal {
+  id: number;
+  user_id: number;
+  status: WithdrawalStatus;
+  amount_cents: number;
+}
+
 async function lockWithdrawal(
   transaction: Queryable,
   id: number,
   userId: number | null,
-): Promise<{ id: number; user_id: number; status: WithdrawalStatus; amount_cents: number } | null> {
-  const result = await transaction.query<{
-    id: number;
-    user_id: number;
-    status: WithdrawalStatus;
-    amount_cents: number;
-  }>(
+): Promise<LockedWithdrawal | null> {
+  const result = await transaction.query<LockedWithdrawal>(
     `SELECT id, user_id, status, amount_cents FROM withdrawals
      WHERE id = $1 AND ($2::bigint IS NULL OR user_id = $2::bigint) FOR UPDATE`,
     [id, userId],
@@ -300,103 +303,106 @@ type Resolution =
   | { to: "paid"; by: "staff"; payoutReference: string };
 
 /**
- * Moves a pending withdrawal to its end state with the entry that resolves the hold. The
- * trader may only touch their own (`ownerId`); staff any.
+ * Moves a pending withdrawal to its end state with the entry that resolves the hold
+ * (review-transition.ts runs the pieces). The trader may only touch their own (`ownerId`);
+ * staff any, and add their audit record.
  */
-async function resolveWithdrawal(
-  transaction: Queryable,
+function withdrawalResolution(
   withdrawalId: number,
   ownerId: number | null,
   resolution: Resolution,
   reviewerId: number | null,
   at: Date,
-): Promise<{ before: WithdrawalRow; after: WithdrawalRow }> {
-  const locked = await lockWithdrawal(transaction, withdrawalId, ownerId);
-  if (!locked) throw notFound();
-  if (locked.status !== "pending") {
-    throw new AppError(
-      "WITHDRAWAL_NOT_PENDING",
-      resolution.by === "trader"
-        ? fundingMessages.withdrawalNotPending
-        : adminMessages.withdrawalNotPending,
-    );
-  }
-  const before = (await findWithdrawal(transaction, withdrawalId))!;
-  const held = await systemAccountId(transaction, "withdrawals:held");
-  const entryId = await postEntry(
-    transaction,
-    resolution.to === "paid"
-      ? {
+): ReviewTransition<LockedWithdrawal, WithdrawalRow> {
+  return {
+    subject: `withdrawal ${withdrawalId}`,
+    lock: (transaction) => lockWithdrawal(transaction, withdrawalId, ownerId),
+    from: ["pending"],
+    refused: () =>
+      new AppError(
+        "WITHDRAWAL_NOT_PENDING",
+        resolution.by === "trader"
+          ? fundingMessages.withdrawalNotPending
+          : adminMessages.withdrawalNotPending,
+      ),
+    read: async (transaction) => (await findWithdrawal(transaction, withdrawalId))!,
+    ledger: async (transaction, { locked }) => {
+      const held = await systemAccountId(transaction, "withdrawals:held");
+      return postEntry(
+        transaction,
+        resolution.to === "paid"
+          ? {
+              kind: "withdrawal_paid",
+              reference: `withdrawal:${withdrawalId}`,
+              at,
+              postings: [
+                { accountId: held, amountCents: -locked.amount_cents },
+                {
+                  accountId: await systemAccountId(transaction, "payouts:sent"),
+                  amountCents: locked.amount_cents,
+                },
+              ],
+            }
+          : {
+              kind: "withdrawal_release",
+              reference: `withdrawal:${withdrawalId}`,
+              at,
+              postings: [
+                { accountId: held, amountCents: -locked.amount_cents },
+                {
+                  accountId: await traderAccountId(transaction, locked.user_id, "real"),
+                  amountCents: locked.amount_cents,
+                },
+              ],
+            },
+      );
+    },
+    update: (transaction, { entryId }) =>
+      transaction.query(
+        `UPDATE withdrawals SET status = $2, resolution_entry_id = $3, reviewed_by_user_id = $4,
+           reviewed_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE $5::timestamptz END,
+           rejection_reason = $6, payout_reference = $7, updated_at = $5
+         WHERE id = $1 AND status = 'pending'`,
+        [
+          withdrawalId,
+          resolution.to,
+          entryId,
+          reviewerId,
+          at,
+          resolution.to === "rejected" ? resolution.reason : null,
+          resolution.to === "paid" ? resolution.payoutReference : null,
+        ],
+      ),
+    notification: ({ locked, after }) => {
+      const amount = formatUsdFromCents(locked.amount_cents);
+      const what = `Your withdrawal of ${amount} via ${after.method_name} (${after.transaction_hash})`;
+      const notices: Record<
+        Resolution["to"],
+        { kind: NotificationKind; title: string; message: string }
+      > = {
+        paid: {
           kind: "withdrawal_paid",
-          reference: `withdrawal:${withdrawalId}`,
-          at,
-          postings: [
-            { accountId: held, amountCents: -locked.amount_cents },
-            {
-              accountId: await systemAccountId(transaction, "payouts:sent"),
-              amountCents: locked.amount_cents,
-            },
-          ],
-        }
-      : {
-          kind: "withdrawal_release",
-          reference: `withdrawal:${withdrawalId}`,
-          at,
-          postings: [
-            { accountId: held, amountCents: -locked.amount_cents },
-            {
-              accountId: await traderAccountId(transaction, locked.user_id, "real"),
-              amountCents: locked.amount_cents,
-            },
-          ],
+          title: "Withdrawal paid",
+          message: `${what} has been paid. Payout reference: ${after.payout_reference}.`,
         },
-  );
-  const updated = await transaction.query(
-    `UPDATE withdrawals SET status = $2, resolution_entry_id = $3, reviewed_by_user_id = $4,
-       reviewed_at = CASE WHEN $4::bigint IS NULL THEN NULL ELSE $5::timestamptz END,
-       rejection_reason = $6, payout_reference = $7, updated_at = $5
-     WHERE id = $1 AND status = 'pending'`,
-    [
-      withdrawalId,
-      resolution.to,
-      entryId,
-      reviewerId,
-      at,
-      resolution.to === "rejected" ? resolution.reason : null,
-      resolution.to === "paid" ? resolution.payoutReference : null,
-    ],
-  );
-  if (updated.rowCount !== 1) throw new Error(`withdrawal ${withdrawalId} changed under its lock`);
-  const after = (await findWithdrawal(transaction, withdrawalId))!;
-  const amount = formatUsdFromCents(locked.amount_cents);
-  const what = `Your withdrawal of ${amount} via ${after.method_name} (${after.transaction_hash})`;
-  const notices: Record<
-    Resolution["to"],
-    { kind: NotificationKind; title: string; message: string }
-  > = {
-    paid: {
-      kind: "withdrawal_paid",
-      title: "Withdrawal paid",
-      message: `${what} has been paid. Payout reference: ${after.payout_reference}.`,
-    },
-    rejected: {
-      kind: "withdrawal_rejected",
-      title: "Withdrawal rejected",
-      message: `${what} was rejected: ${after.rejection_reason}. The amount is back in your real balance.`,
-    },
-    cancelled: {
-      kind: "withdrawal_cancelled",
-      title: "Withdrawal cancelled",
-      message: `${what} was cancelled. The amount is back in your real balance.`,
+        rejected: {
+          kind: "withdrawal_rejected",
+          title: "Withdrawal rejected",
+          message: `${what} was rejected: ${after.rejection_reason}. The amount is back in your real balance.`,
+        },
+        cancelled: {
+          kind: "withdrawal_cancelled",
+          title: "Withdrawal cancelled",
+          message: `${what} was cancelled. The amount is back in your real balance.`,
+        },
+      };
+      return {
+        userId: locked.user_id,
+        ...notices[resolution.to],
+        reference: `withdrawal:${withdrawalId}`,
+      };
     },
   };
-  await storeNotification(transaction, {
-    userId: locked.user_id,
-    ...notices[resolution.to],
-    reference: `withdrawal:${withdrawalId}`,
-    at,
-  });
-  return { before, after };
 }
 
 type WithdrawalReplyBody = {
@@ -415,13 +421,10 @@ export async function cancelWithdrawal(
   const { database, clock } = context;
   const at = clock.now();
   const reply = await runIdempotent(database, userId, idempotency, at, async (transaction) => {
-    const { after } = await resolveWithdrawal(
+    const { after } = await runReviewTransition(
       transaction,
-      withdrawalId,
-      userId,
-      { to: "cancelled", by: "trader" },
-      null,
       at,
+      withdrawalResolution(withdrawalId, userId, { to: "cancelled", by: "trader" }, null, at),
     );
     return {
       statusCode: 200,
@@ -458,22 +461,15 @@ export async function reviewWithdrawal(
     idempotency,
     at,
     async (transaction) => {
-      const { before, after } = await resolveWithdrawal(
-        transaction,
-        withdrawalId,
-        null,
-        { ...decision, by: "staff" },
-        actor.userId,
-        at,
-      );
-      await recordAudit(transaction, {
-        actor,
-        action: decision.to === "paid" ? "withdrawal.paid" : "withdrawal.rejected",
-        targetType: "withdrawal",
-        targetId: withdrawalId,
-        before: auditState(before),
-        after: auditState(after),
-        at,
+      const { after } = await runReviewTransition(transaction, at, {
+        ...withdrawalResolution(withdrawalId, null, { ...decision, by: "staff" }, actor.userId, at),
+        audit: {
+          actor,
+          action: decision.to === "paid" ? "withdrawal.paid" : "withdrawal.rejected",
+          targetType: "withdrawal",
+          targetId: withdrawalId,
+          state: auditState,
+        },
       });
       return {
         statusCode: 200,

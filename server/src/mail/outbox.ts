@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
+import { type PollingWorker, startPollingWorker } from "../workers/polling-worker.ts";
 
 export interface Email {
   to: string;
@@ -16,6 +17,8 @@ const delivery_batch_max = 20;
 const poll_interval_ms = 2_000;
 const retry_base_ms = 5_000;
 const smtp_timeout_ms = 15_000;
+/** A pass that fails (the database, not one mail) is retried after at most this long. */
+const pass_failure_backoff_ms_max = 60_000;
 /** A claimed mail is left to its claimer this long before another process may retry it. */
 const lease_ms = 2 * 60_000;
 
@@ -48,11 +51,8 @@ function smtpTransportOptions(smtpUrl: string) {
   };
 }
 
-export interface OutboxDelivery {
-  /** Look for due mail now (after a commit that queued some). */
-  kick(): void;
-  stop(): Promise<void>;
-}
+/** Kick after a commit that queued mail; stop also closes the SMTP connections. */
+export type OutboxDelivery = PollingWorker;
 
 /**
  * Delivers queued mail over SMTP_URL. Without SMTP_URL mail stays in the outbox table and
@@ -68,97 +68,77 @@ export function startOutboxDelivery(options: {
 }): OutboxDelivery {
   const { database, smtpUrl, from, clock, log } = options;
   const transport = smtpUrl ? nodemailer.createTransport(smtpTransportOptions(smtpUrl)) : null;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
 
-  async function deliverDue(): Promise<void> {
-    for (;;) {
-      const now = clock.now();
-      // Claim a batch by leasing it: the lease (next_attempt_at in the future) keeps other
-      // processes off these rows while we send outside any transaction; a crash mid-send
-      // lets the lease run out and the mail is tried again (at-least-once delivery).
-      const claimed = await database.query<{
-        id: number;
-        recipient: string;
-        subject: string;
-        body_text: string;
-        body_html: string;
-        attempts: number;
-      }>(
-        `UPDATE outbox_emails SET attempts = attempts + 1, next_attempt_at = $2
-         WHERE id IN (
-           SELECT id FROM outbox_emails
-           WHERE sent_at IS NULL AND next_attempt_at <= $1 AND attempts < $3
-           ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
-         RETURNING id, recipient, subject, body_text, body_html, attempts`,
-        [now, new Date(now.getTime() + lease_ms), delivery_attempts_max, delivery_batch_max],
-      );
-      for (const mail of claimed.rows) {
-        try {
-          if (transport) {
-            await transport.sendMail({
-              from,
-              to: mail.recipient,
-              subject: mail.subject,
-              text: mail.body_text,
-              html: mail.body_html,
-            });
-          } else {
-            // The embedded default's delivery is the log, which is where a developer looks.
-            log.info(
-              { to: mail.recipient, subject: mail.subject },
-              `e-mail not sent (no SMTP_URL); its text:\n${mail.body_text}`,
-            );
-          }
-          await database.query("UPDATE outbox_emails SET sent_at = $1 WHERE id = $2", [
-            clock.now(),
-            mail.id,
-          ]);
-        } catch (error) {
-          const delayMs = retry_base_ms * 2 ** (mail.attempts - 1);
-          log.warn(
-            { err: error, outboxId: mail.id, attempts: mail.attempts },
-            "e-mail delivery failed",
-          );
-          await database.query(
-            "UPDATE outbox_emails SET next_attempt_at = $1, last_error = $2 WHERE id = $3",
-            [new Date(clock.now().getTime() + delayMs), String(error).slice(0, 500), mail.id],
+  async function deliverBatch(now: Date): Promise<number> {
+    // Claim a batch by leasing it: the lease (next_attempt_at in the future) keeps other
+    // processes off these rows while we send outside any transaction; a crash mid-send
+    // lets the lease run out and the mail is tried again (at-least-once delivery).
+    const claimed = await database.query<{
+      id: number;
+      recipient: string;
+      subject: string;
+      body_text: string;
+      body_html: string;
+      attempts: number;
+    }>(
+      `UPDATE outbox_emails SET attempts = attempts + 1, next_attempt_at = $2
+       WHERE id IN (
+         SELECT id FROM outbox_emails
+         WHERE sent_at IS NULL AND next_attempt_at <= $1 AND attempts < $3
+         ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+       RETURNING id, recipient, subject, body_text, body_html, attempts`,
+      [now, new Date(now.getTime() + lease_ms), delivery_attempts_max, delivery_batch_max],
+    );
+    for (const mail of claimed.rows) {
+      try {
+        if (transport) {
+          await transport.sendMail({
+            from,
+            to: mail.recipient,
+            subject: mail.subject,
+            text: mail.body_text,
+            html: mail.body_html,
+          });
+        } else {
+          // The embedded default's delivery is the log, which is where a developer looks.
+          log.info(
+            { to: mail.recipient, subject: mail.subject },
+            `e-mail not sent (no SMTP_URL); its text:\n${mail.body_text}`,
           );
         }
+        await database.query("UPDATE outbox_emails SET sent_at = $1 WHERE id = $2", [
+          clock.now(),
+          mail.id,
+        ]);
+      } catch (error) {
+        const delayMs = retry_base_ms * 2 ** (mail.attempts - 1);
+        log.warn(
+          { err: error, outboxId: mail.id, attempts: mail.attempts },
+          "e-mail delivery failed",
+        );
+        await database.query(
+          "UPDATE outbox_emails SET next_attempt_at = $1, last_error = $2 WHERE id = $3",
+          [new Date(clock.now().getTime() + delayMs), String(error).slice(0, 500), mail.id],
+        );
       }
-      if (claimed.rows.length < delivery_batch_max) return;
     }
+    return claimed.rows.length;
   }
 
-  function run() {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = deliverDue()
-      .catch((error) => log.error({ err: error }, "outbox delivery pass failed"))
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  }
-
-  timer = setInterval(run, poll_interval_ms);
-  timer.unref();
-  run();
+  const worker = startPollingWorker({
+    runBatch: deliverBatch,
+    batch_max: delivery_batch_max,
+    poll_interval_ms,
+    failure_backoff_ms_max: pass_failure_backoff_ms_max,
+    clock,
+    log,
+    failure_message: "outbox delivery pass failed",
+  });
 
   return {
-    kick: run,
+    kick: worker.kick,
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await worker.stop();
       transport?.close();
     },
   };

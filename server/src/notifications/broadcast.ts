@@ -5,7 +5,6 @@ import { AppError } from "../http/errors.ts";
 import type { IdempotencyKey } from "../idempotency/idempotency.ts";
 import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";
 import { allTraderIds, findUserById } from "../users/users.ts";
-import { kickNotificationDelivery } from "./notification-delivery.ts";
 import { storeNotifications } from "./notifications.ts";
 
 export interface BroadcastInput {
@@ -75,6 +74,6 @@ export async function broadcastNotification(
       };
     },
   );
-  if (!reply.replayed) kickNotificationDelivery(context);
+  if (!reply.replayed) context.notificationDelivery.kick();
   return reply;
 }

@@ -15,13 +15,7 @@ import { idParamsSchema } from "../funding/funding-routes.ts";
 import { requireSession, sessionOf } from "../http/authenticate.ts";
 import { AppError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
-import { startPushSender } from "../push/push-sender.ts";
 import { checkPushEndpoint, checkPushKeys, saveSubscription } from "../push/push-subscriptions.ts";
-import { loadVapidKeys } from "../push/vapid-keys.ts";
-import {
-  registerNotificationDelivery,
-  startNotificationDelivery,
-} from "./notification-delivery.ts";
 import {
   markNotificationRead,
   notificationPage,
@@ -32,26 +26,12 @@ import {
 /**
  * The trader's notifications (SPEC §2 "Notifications", §4, §7; PRODUCT.md D8, D10): the list
  * with the unread count, mark as read (another trader's notification is a 404), the VAPID
- * public key and the push subscription. Also starts this application's notification
- * delivery (stream and Web Push), stopped when the application closes.
+ * public key and the push subscription. Delivery (stream and Web Push) is a background
+ * worker, started with the others (workers/workers.ts).
  */
 export async function notificationRoutes(app: FastifyInstance, context: AppContext) {
   const { config, database, clock, bus } = context;
-  const log = app.log.child({ module: "notifications" });
-  const keys = loadVapidKeys(config, log);
-  const pushSender = startPushSender({ database, clock, keys, log: log.child({ part: "push" }) });
-  const delivery = startNotificationDelivery({
-    database,
-    clock,
-    bus,
-    log,
-    onPushesQueued: pushSender.kick,
-  });
-  registerNotificationDelivery(context, delivery);
-  app.addHook("onClose", async () => {
-    await delivery.stop();
-    await pushSender.stop();
-  });
+  const keys = context.vapidKeys;
 
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const signedIn = requireSession(context);

@@ -4,6 +4,7 @@ import webPush from "web-push";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/database.ts";
 import { findNotifications } from "../notifications/notifications.ts";
+import { type PollingWorker, startPollingWorker } from "../workers/polling-worker.ts";
 import type { VapidKeys } from "./vapid-keys.ts";
 
 /** Limits of push delivery: batches, attempts with backoff, and each request's time. */
@@ -12,6 +13,8 @@ export const push_attempts_max = 6;
 const retry_base_ms = 10_000;
 const retry_delay_ms_max = 60 * 60_000;
 const poll_interval_ms = 2_000;
+/** A pass that fails (the database, not one push) is retried after at most this long. */
+const pass_failure_backoff_ms_max = 60_000;
 const request_timeout_ms = 10_000;
 /** A claimed push is left to its claimer this long before another process may retry it. */
 const lease_ms = 2 * 60_000;
@@ -20,11 +23,8 @@ export const push_ttl_seconds = 24 * 60 * 60;
 /** Push services take at least 4 KB of payload: the message is cut to stay well inside. */
 const message_bytes_max = 3000;
 
-export interface PushSender {
-  /** Look for due pushes now (after a commit that queued some). */
-  kick(): void;
-  stop(): Promise<void>;
-}
+/** Kick after a commit that queued pushes. */
+export type PushSender = PollingWorker;
 
 interface ClaimedPush {
   id: number;
@@ -67,9 +67,6 @@ export function startPushSender(options: {
   log: FastifyBaseLogger;
 }): PushSender {
   const { database, clock, keys, log } = options;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
 
   async function send(push: ClaimedPush, payload: PushPayload): Promise<Outcome> {
     let details: ReturnType<typeof webPush.generateRequestDetails>;
@@ -178,83 +175,59 @@ export function startPushSender(options: {
     }
   }
 
-  async function deliverDue(): Promise<void> {
-    for (;;) {
-      if (stopped) return;
-      const now = clock.now();
-      const claimed = await database.query<ClaimedPush>(
-        `WITH due AS (
-           UPDATE push_deliveries SET attempts = attempts + 1, next_attempt_at = $2
-           WHERE id IN (
-             SELECT id FROM push_deliveries
-             WHERE abandoned_at IS NULL AND next_attempt_at <= $1
-             ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING id, notification_id, attempts, subscription_id)
-         SELECT due.*, s.endpoint, s.p256dh, s.auth, s.expires_at
-         FROM due JOIN push_subscriptions s ON s.id = due.subscription_id
-         ORDER BY due.id`,
-        [now, new Date(now.getTime() + lease_ms), push_batch_max],
-      );
-      if (claimed.rows.length === 0) return;
-      const notifications = new Map(
-        (
-          await findNotifications(database, [
-            ...new Set(claimed.rows.map((row) => row.notification_id)),
-          ])
-        ).map((row) => [row.id, row]),
-      );
-      await Promise.all(
-        claimed.rows.map(async (push) => {
-          try {
-            if (push.expires_at && push.expires_at.getTime() <= now.getTime()) {
-              await settle(push, { kind: "gone", status: 0 });
-              return;
-            }
-            const notification = notifications.get(push.notification_id)!;
-            const outcome = await send(push, {
-              id: notification.id,
-              title: notification.title,
-              message: truncateUtf8(notification.message, message_bytes_max),
-              created_at: notification.created_at.toISOString(),
-              url: notificationsPagePath,
-            });
-            await settle(push, outcome);
-          } catch (error) {
-            log.error({ err: error, pushId: push.id }, "push delivery failed");
+  async function deliverBatch(now: Date): Promise<number> {
+    const claimed = await database.query<ClaimedPush>(
+      `WITH due AS (
+         UPDATE push_deliveries SET attempts = attempts + 1, next_attempt_at = $2
+         WHERE id IN (
+           SELECT id FROM push_deliveries
+           WHERE abandoned_at IS NULL AND next_attempt_at <= $1
+           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING id, notification_id, attempts, subscription_id)
+       SELECT due.*, s.endpoint, s.p256dh, s.auth, s.expires_at
+       FROM due JOIN push_subscriptions s ON s.id = due.subscription_id
+       ORDER BY due.id`,
+      [now, new Date(now.getTime() + lease_ms), push_batch_max],
+    );
+    if (claimed.rows.length === 0) return 0;
+    const notifications = new Map(
+      (
+        await findNotifications(database, [
+          ...new Set(claimed.rows.map((row) => row.notification_id)),
+        ])
+      ).map((row) => [row.id, row]),
+    );
+    await Promise.all(
+      claimed.rows.map(async (push) => {
+        try {
+          if (push.expires_at && push.expires_at.getTime() <= now.getTime()) {
+            await settle(push, { kind: "gone", status: 0 });
+            return;
           }
-        }),
-      );
-      if (claimed.rows.length < push_batch_max) return;
-    }
-  }
-
-  function run() {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = deliverDue()
-      .catch((error) => log.error({ err: error }, "push delivery pass failed"))
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          run();
+          const notification = notifications.get(push.notification_id)!;
+          const outcome = await send(push, {
+            id: notification.id,
+            title: notification.title,
+            message: truncateUtf8(notification.message, message_bytes_max),
+            created_at: notification.created_at.toISOString(),
+            url: notificationsPagePath,
+          });
+          await settle(push, outcome);
+        } catch (error) {
+          log.error({ err: error, pushId: push.id }, "push delivery failed");
         }
-      });
+      }),
+    );
+    return claimed.rows.length;
   }
 
-  const timer = setInterval(run, poll_interval_ms);
-  timer.unref();
-  run();
-
-  return {
-    kick: run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPollingWorker({
+    runBatch: deliverBatch,
+    batch_max: push_batch_max,
+    poll_interval_ms,
+    failure_backoff_ms_max: pass_failure_backoff_ms_max,
+    clock,
+    log,
+    failure_message: "push delivery pass failed",
+  });
 }

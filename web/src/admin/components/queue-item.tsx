@@ -1,5 +1,5 @@
 import type { AdminTraderRef } from "@tp/domain/admin-api";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Card } from "../../components/card.tsx";
 import { formatDateTime } from "./admin-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
@@ -30,7 +30,11 @@ export function QueueRow({
       <div className="min-w-0 flex-1">
         <TraderRef trader={item.trader} link={false} />
         <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-          {[`#${item.id}`, ...facts].join(" · ")}
+          #{item.id}
+          {facts.map((fact, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the facts are a fixed list
+            <Fragment key={index}> · {fact}</Fragment>
+          ))}
         </p>
       </div>
       {amount === undefined ? (
@@ -60,7 +64,7 @@ export function QueueDetail({
   item: ReviewedItem;
   /** The heading's id, which names the panel. */
   titleId: string;
-  title: string;
+  title: ReactNode;
   summary: ReactNode;
   /** The decision buttons; null once the item is decided. */
   actions: ReactNode;

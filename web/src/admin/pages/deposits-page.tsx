@@ -70,7 +70,7 @@ function DepositDetail({
     <QueueDetail
       item={deposit}
       titleId={`deposit-${deposit.id}-title`}
-      title={`Deposit #${deposit.id}`}
+      title={<>Deposit #{deposit.id}</>}
       summary={<p className="mt-1 text-2xl font-bold tabular-nums">{amount}</p>}
       actions={
         reviewable ? (

@@ -79,7 +79,7 @@ function VerificationDetail({
     <QueueDetail
       item={verification}
       titleId={`verification-${verification.id}-title`}
-      title={`Document #${verification.id}`}
+      title={<>Document #{verification.id}</>}
       summary={
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           {idTypeLabel(verification)}

@@ -103,7 +103,7 @@ function WithdrawalDetail({
     <QueueDetail
       item={withdrawal}
       titleId={`withdrawal-${withdrawal.id}-title`}
-      title={`Withdrawal #${withdrawal.id}`}
+      title={<>Withdrawal #{withdrawal.id}</>}
       summary={<p className="mt-1 text-2xl font-bold tabular-nums">{amount}</p>}
       actions={
         pending ? (

@@ -1,6 +1,6 @@
 import { Navigate, type RouteObject } from "react-router";
 import { paths } from "../paths.ts";
-import { NotFoundPage } from "../routes/not-found/not-found-page.tsx";
+import { NotFoundPage } from "../shell/not-found-page.tsx";
 import { AdminShell } from "./admin-shell.tsx";
 import { AuditLogPage } from "./pages/audit-log-page.tsx";
 import { DepositsPage } from "./pages/deposits-page.tsx";

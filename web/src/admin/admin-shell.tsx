@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 import { ApiError } from "../api/client.ts";
-import { useSignOut } from "../app/user-shell/use-sign-out.ts";
 import { useAuth } from "../auth/auth-context.ts";
+import { useSignOut } from "../auth/use-sign-out.ts";
 import { Button } from "../components/button.tsx";
 import {
   BellIcon,

@@ -1,24 +1,19 @@
 import { Navigate, Outlet, useLocation } from "react-router";
-import { PublicHeader } from "../app/public-header.tsx";
 import { useAuth } from "../auth/auth-context.ts";
-import { Footer } from "../components/footer.tsx";
 import { LoadingScreen } from "../components/loading-screen.tsx";
 import { paths } from "../paths.ts";
-import { NotFoundPage } from "../routes/not-found/not-found-page.tsx";
+import { NotFoundPage } from "../shell/not-found-page.tsx";
+import { PublicFrame } from "../shell/public-frame.tsx";
 
 /**
- * The 404 page exactly as an unknown address shows it (PublicLayout's frame): a trader who
+ * The 404 page exactly as an unknown address shows it (the public pages' frame): a trader who
  * opens /admin learns nothing about the back office, not even that it exists.
  */
 export function HiddenAdminPage() {
   return (
-    <div className="flex min-h-dvh flex-col">
-      <PublicHeader />
-      <main id="main" className="flex flex-1 flex-col">
-        <NotFoundPage />
-      </main>
-      <Footer />
-    </div>
+    <PublicFrame>
+      <NotFoundPage />
+    </PublicFrame>
   );
 }
 

@@ -1,15 +1,10 @@
 import { Outlet } from "react-router";
-import { Footer } from "../components/footer.tsx";
-import { PublicHeader } from "./public-header.tsx";
+import { PublicFrame } from "../shell/public-frame.tsx";
 
 export function PublicLayout() {
   return (
-    <div className="flex min-h-dvh flex-col">
-      <PublicHeader />
-      <main id="main" className="flex flex-1 flex-col">
-        <Outlet />
-      </main>
-      <Footer />
-    </div>
+    <PublicFrame>
+      <Outlet />
+    </PublicFrame>
   );
 }

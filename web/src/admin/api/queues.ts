@@ -1,11 +1,16 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import {
+  type AdminDepositView,
+  type AdminVerificationView,
+  type AdminWithdrawalView,
   adminDepositViewSchema,
   adminListDataSchema,
+  type adminPaginationSchema,
   adminVerificationViewSchema,
   adminWithdrawalViewSchema,
 } from "@tp/domain/admin-api";
 import type { DepositStatus, VerificationStatus, WithdrawalStatus } from "@tp/domain/funding";
+import type { z } from "zod";
 import { adminGet, adminRootKey, queryString } from "./admin-request.ts";
 
 /** The three review queues: GET /admin/{deposits,withdrawals,verifications}?status=&page=. */
@@ -28,30 +33,43 @@ function listPath(kind: QueueKind, filter: QueueFilter<string>, limit = queue_pa
   return `/admin/${kind}${queryString({ status: filter.status, page: filter.page, limit })}`;
 }
 
-export function depositQueueQuery(filter: QueueFilter<DepositStatus>) {
+/** One page of a queue, as its list endpoint answers. */
+export interface QueuePageData<Item> {
+  data: Item[];
+  pagination: z.output<typeof adminPaginationSchema>;
+}
+
+/** The list of one queue, one status and one page (the previous page shows while it loads). */
+export function queueQuery<Item>(
+  kind: QueueKind,
+  schema: z.ZodType<QueuePageData<Item>>,
+  filter: QueueFilter<string>,
+) {
   return queryOptions({
-    queryKey: [...adminRootKey, "deposits", filter],
-    queryFn: ({ signal }) => adminGet(listPath("deposits", filter), depositListSchema, signal),
+    queryKey: [...adminRootKey, kind, filter],
+    queryFn: ({ signal }) => adminGet(listPath(kind, filter), schema, signal),
     placeholderData: keepPreviousData,
   });
 }
 
-export function withdrawalQueueQuery(filter: QueueFilter<WithdrawalStatus>) {
-  return queryOptions({
-    queryKey: [...adminRootKey, "withdrawals", filter],
-    queryFn: ({ signal }) =>
-      adminGet(listPath("withdrawals", filter), withdrawalListSchema, signal),
-    placeholderData: keepPreviousData,
-  });
+export type QueueQueryOptions<Item> = ReturnType<typeof queueQuery<Item>>;
+
+export function depositQueueQuery(
+  filter: QueueFilter<DepositStatus>,
+): QueueQueryOptions<AdminDepositView> {
+  return queueQuery("deposits", depositListSchema, filter);
 }
 
-export function verificationQueueQuery(filter: QueueFilter<VerificationStatus>) {
-  return queryOptions({
-    queryKey: [...adminRootKey, "verifications", filter],
-    queryFn: ({ signal }) =>
-      adminGet(listPath("verifications", filter), verificationListSchema, signal),
-    placeholderData: keepPreviousData,
-  });
+export function withdrawalQueueQuery(
+  filter: QueueFilter<WithdrawalStatus>,
+): QueueQueryOptions<AdminWithdrawalView> {
+  return queueQuery("withdrawals", withdrawalListSchema, filter);
+}
+
+export function verificationQueueQuery(
+  filter: QueueFilter<VerificationStatus>,
+): QueueQueryOptions<AdminVerificationView> {
+  return queueQuery("verifications", verificationListSchema, filter);
 }
 
 /** How many items wait for a decision in each queue: the navigation's badges. */

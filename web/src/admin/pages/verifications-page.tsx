@@ -1,33 +1,15 @@
-import { useQuery } from "@tanstack/react-query";
 import { type AdminVerificationView, adminMessages } from "@tp/domain/admin-api";
-import {
-  idTypeLabels,
-  rejectSchema,
-  type VerificationStatus,
-  verificationStatuses,
-} from "@tp/domain/funding";
+import { idTypeLabels, rejectSchema, verificationStatuses } from "@tp/domain/funding";
 import { useState } from "react";
 import { Button } from "../../components/button.tsx";
-import { Card } from "../../components/card.tsx";
-import { PageTitle } from "../../components/page-title.tsx";
 import { verificationFilePath, verificationQueueQuery } from "../api/queues.ts";
-import { useRunAdminAction } from "../api/use-run-admin-action.ts";
+import { useQueueDecision } from "../api/use-queue-decision.ts";
 import { displayName, formatDateTime } from "../components/admin-format.ts";
 import { TextDecisionDialog } from "../components/decision-dialogs.tsx";
 import { FilePreview } from "../components/file-preview.tsx";
-import {
-  Facts,
-  NothingSelected,
-  nextSelection,
-  QueueColumns,
-  QueueList,
-  StatusFilter,
-  useQueueParams,
-} from "../components/queue-layout.tsx";
-import { StatusBadge } from "../components/status-badge.tsx";
-import { TraderRef } from "../components/trader-ref.tsx";
-
-const getId = (verification: AdminVerificationView) => verification.id;
+import { factIfSet, QueueDetail, QueueRow, reviewedFacts } from "../components/queue-item.tsx";
+import { Facts } from "../components/queue-layout.tsx";
+import { QueuePage } from "../components/queue-page.tsx";
 
 function idTypeLabel(verification: AdminVerificationView): string {
   return verification.id_type ? idTypeLabels[verification.id_type] : "ID type not given";
@@ -35,71 +17,27 @@ function idTypeLabel(verification: AdminVerificationView): string {
 
 /** Identity queue (PRODUCT.md D7): view the document, approve (identity verified) or reject. */
 export function VerificationsPage() {
-  const params = useQueueParams<VerificationStatus>(verificationStatuses, "pending");
-  const query = useQuery(verificationQueueQuery({ status: params.status, page: params.page }));
-  const items = query.data?.data;
-  const selected = items?.find((verification) => verification.id === params.selectedId) ?? null;
-
-  const afterDecision = (id: number) => {
-    if (params.status !== undefined) params.select(nextSelection(items, getId, id));
-  };
-
   return (
-    <>
-      <PageTitle
-        title="Identity documents"
-        description="Compare the document with the trader's account; approving marks their identity verified."
-      />
-      <StatusFilter
-        label="Document status"
-        statuses={verificationStatuses}
-        current={params.status}
-        onChange={params.setStatus}
-      />
-      <QueueColumns
-        selectedId={selected ? selected.id : null}
-        list={
-          <QueueList
-            label="Documents"
-            items={items}
-            isLoading={query.isLoading}
-            error={query.error}
-            isFetching={query.isFetching}
-            emptyText="No documents here."
-            getId={getId}
-            selectedId={params.selectedId}
-            onSelect={params.select}
-            page={params.page}
-            lastPage={query.data?.pagination.last_page ?? 1}
-            total={query.data?.pagination.total ?? 0}
-            onPage={params.setPage}
-            renderRow={(verification) => (
-              <div className="flex items-start gap-3">
-                <div className="min-w-0 flex-1">
-                  <TraderRef trader={verification.trader} link={false} />
-                  <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                    #{verification.id} · {idTypeLabel(verification)} ·{" "}
-                    {formatDateTime(verification.created_at)}
-                  </p>
-                </div>
-                <StatusBadge status={verification.status} />
-              </div>
-            )}
-          />
-        }
-        detail={
-          selected ? (
-            <VerificationDetail
-              key={selected.id}
-              verification={selected}
-              onDecided={afterDecision}
-            />
-          ) : (
-            <NothingSelected text="Select a document to view it and decide." />
-          )
-        }
-      />
-    </>
+    <QueuePage
+      title="Identity documents"
+      description="Compare the document with the trader's account; approving marks their identity verified."
+      statuses={verificationStatuses}
+      statusLabel="Document status"
+      defaultStatus="pending"
+      listLabel="Documents"
+      emptyText="No documents here."
+      nothingSelectedText="Select a document to view it and decide."
+      query={verificationQueueQuery}
+      renderRow={(verification) => (
+        <QueueRow
+          item={verification}
+          facts={[idTypeLabel(verification), formatDateTime(verification.created_at)]}
+        />
+      )}
+      renderDetail={(verification, onDecided) => (
+        <VerificationDetail verification={verification} onDecided={onDecided} />
+      )}
+    />
   );
 }
 
@@ -108,9 +46,9 @@ function VerificationDetail({
   onDecided,
 }: {
   verification: AdminVerificationView;
-  onDecided: (id: number) => void;
+  onDecided: () => void;
 }) {
-  const run = useRunAdminAction();
+  const decide = useQueueDecision("verifications", verification.id, onDecided);
   const [rejecting, setRejecting] = useState(false);
   const [approving, setApproving] = useState(false);
   const name = displayName(verification.trader.name, verification.trader.email);
@@ -118,43 +56,38 @@ function VerificationDetail({
 
   const approve = async () => {
     setApproving(true);
-    const outcome = await run(
-      { method: "POST", path: `/admin/verifications/${verification.id}/approve` },
-      {
+    try {
+      await decide("approve", undefined, {
         success: adminMessages.verificationApproved,
         failure: "The documents could not be approved",
-      },
-    ).finally(() => setApproving(false));
-    if (outcome === true) onDecided(verification.id);
+      });
+    } finally {
+      setApproving(false);
+    }
   };
-  const reject = async (reason: string) => {
-    const outcome = await run(
-      { method: "POST", path: `/admin/verifications/${verification.id}/reject`, body: { reason } },
+  const reject = (reason: string) =>
+    decide(
+      "reject",
+      { reason },
       {
         success: adminMessages.verificationRejected,
         failure: "The documents could not be rejected",
       },
     );
-    if (outcome === true) onDecided(verification.id);
-    return outcome;
-  };
 
   return (
-    <Card aria-labelledby={`verification-${verification.id}-title`}>
-      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h2
-            id={`verification-${verification.id}-title`}
-            className="flex items-center gap-2 font-semibold"
-          >
-            Document #{verification.id} <StatusBadge status={verification.status} />
-          </h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {idTypeLabel(verification)}
-          </p>
-        </div>
-        {pending ? (
-          <div className="flex gap-2">
+    <QueueDetail
+      item={verification}
+      titleId={`verification-${verification.id}-title`}
+      title={<>Document #{verification.id}</>}
+      summary={
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {idTypeLabel(verification)}
+        </p>
+      }
+      actions={
+        pending ? (
+          <>
             <Button
               variant="danger"
               size="sm"
@@ -166,12 +99,10 @@ function VerificationDetail({
             <Button size="sm" onClick={approve} busy={approving}>
               Approve
             </Button>
-          </div>
-        ) : null}
-      </div>
-      <div className="mb-4 rounded-xl bg-slate-50 p-3 dark:bg-navy-950/60">
-        <TraderRef trader={verification.trader} />
-      </div>
+          </>
+        ) : null
+      }
+    >
       <Facts
         items={[
           ["Uploaded", formatDateTime(verification.created_at)],
@@ -187,17 +118,8 @@ function VerificationDetail({
               ? `Verified ${formatDateTime(verification.kyc_verified_at)}`
               : "Not verified",
           ],
-          ...(verification.reviewed_at
-            ? ([
-                [
-                  "Reviewed",
-                  `${formatDateTime(verification.reviewed_at)}${verification.reviewed_by ? ` by ${verification.reviewed_by.email}` : ""}`,
-                ],
-              ] as Array<[string, string]>)
-            : []),
-          ...(verification.rejection_reason
-            ? ([["Reason", verification.rejection_reason]] as Array<[string, string]>)
-            : []),
+          ...reviewedFacts(verification),
+          ...factIfSet("Reason", verification.rejection_reason),
         ]}
       />
       <div className="mt-5">
@@ -225,6 +147,6 @@ function VerificationDetail({
           </p>
         </TextDecisionDialog>
       ) : null}
-    </Card>
+    </QueueDetail>
   );
 }

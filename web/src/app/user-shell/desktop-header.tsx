@@ -1,5 +1,6 @@
 import type { UserView } from "@tp/domain/api";
 import { Link, NavLink } from "react-router";
+import { useSignOut } from "../../auth/use-sign-out.ts";
 import { Button, ButtonLink } from "../../components/button.tsx";
 import { BlocksIcon, LogoutIcon, NewsIcon, PhoneIcon } from "../../components/icons.tsx";
 import { Logo } from "../../components/logo.tsx";
@@ -9,7 +10,6 @@ import { accountMenu, settingsMenu, statementsMenu } from "./nav-items.ts";
 import { NavMenu, navTopItemClass } from "./nav-menu.tsx";
 import { NotificationBell } from "./notification-bell.tsx";
 import { StatusIndicator } from "./status-indicator.tsx";
-import { useSignOut } from "./use-sign-out.ts";
 
 const iconLink = ({ isActive }: { isActive: boolean }) =>
   `inline-flex size-9 items-center justify-center rounded-lg transition-colors ${

@@ -1,6 +1,7 @@
 import type { UserView } from "@tp/domain/api";
 import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
+import { useSignOut } from "../../auth/use-sign-out.ts";
 import { AccountStatusBadge } from "../../components/account-status.tsx";
 import {
   CloseIcon,
@@ -17,7 +18,6 @@ import {
 import { Logo } from "../../components/logo.tsx";
 import { paths } from "../../paths.ts";
 import { NotificationBell } from "./notification-bell.tsx";
-import { useSignOut } from "./use-sign-out.ts";
 
 /** SPEC §2: the mobile panel's Account Level is the fixed text Basic. */
 const mobile_account_level = "Basic";

@@ -1,8 +1,8 @@
 import { uiMessages } from "@tp/domain/messages";
-import { useAuth } from "../../auth/auth-context.ts";
-import { ButtonLink } from "../../components/button.tsx";
-import { DocumentTitle } from "../../components/document-title.tsx";
-import { paths } from "../../paths.ts";
+import { useAuth } from "../auth/auth-context.ts";
+import { ButtonLink } from "../components/button.tsx";
+import { DocumentTitle } from "../components/document-title.tsx";
+import { paths } from "../paths.ts";
 
 /** SPEC §2: "Page Not Found", linking to the dashboard when signed in, else home. */
 export function NotFoundPage() {

@@ -1,7 +1,7 @@
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
-import { useAuth } from "../../auth/auth-context.ts";
-import { paths } from "../../paths.ts";
+import { paths } from "../paths.ts";
+import { useAuth } from "./auth-context.ts";
 
 /** The LOGOUT buttons: end the session, then show the sign-in page. */
 export function useSignOut() {

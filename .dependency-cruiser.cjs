@@ -41,6 +41,38 @@ module.exports = {
       from: { path: "^server/src", pathNot: "^server/src/testing/" },
       to: { path: "^server/src/testing/" },
     },
+    // The web app: shared layers below, features above, app/ on top (docs/architecture.md).
+    {
+      name: "web-shared-imports-no-feature",
+      severity: "error",
+      comment: "api/, theme/, components/, auth/, stream/ and shell/ are shared: features build on them, never the reverse.",
+      from: { path: "^web/src/(api|theme|components|auth|stream|shell)/" },
+      to: { path: "^web/src/(admin|engagement|funding|market-info|pwa|routes|app)/" },
+    },
+    {
+      name: "web-feature-isolation",
+      severity: "error",
+      comment: "A feature never imports another feature's internals, the trader pages or the app.",
+      from: { path: "^web/src/(admin|engagement|funding|market-info|pwa)/" },
+      to: {
+        path: "^web/src/(admin|engagement|funding|market-info|pwa|routes|app)/",
+        pathNot: "^web/src/$1/",
+      },
+    },
+    {
+      name: "web-route-areas-apart",
+      severity: "error",
+      comment: "Trader page areas (routes/dashboard, routes/funding, …) do not import each other, the back office or the app.",
+      from: { path: "^web/src/routes/([^/]+)/" },
+      to: { path: "^web/src/(routes|admin|app)/", pathNot: "^web/src/routes/$1/" },
+    },
+    {
+      name: "web-app-on-top",
+      severity: "error",
+      comment: "app/ composes the features; only main.tsx imports it.",
+      from: { path: "^web/src/", pathNot: "^web/src/(app/|main\\.tsx$)" },
+      to: { path: "^web/src/app/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

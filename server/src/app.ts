@@ -8,7 +8,6 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from "fastify-type-provider-zod";
-import { ensureFirstAdmin } from "./admin/first-admin.ts";
 import type { AppContext } from "./app-context.ts";
 import { createSessionLookup } from "./auth/sessions.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -24,10 +23,11 @@ import { startOutboxDelivery } from "./mail/outbox.ts";
 import { startMarketData } from "./prices/market-data.ts";
 import { latestCloses } from "./prices/price-history.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
-import { apiRoutePlugins } from "./routes.ts";
+import { apiRoutes } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
 import { startSettlement } from "./trading/settlement.ts";
 import { createTradeBatcher } from "./trading/trade-batcher.ts";
+import { ensureFirstAdmin } from "./users/first-admin.ts";
 import { serveWebApp } from "./web/serve-web-app.ts";
 
 /** JSON bodies above this are refused with 413 before they are parsed. */
@@ -201,9 +201,7 @@ export async function buildApp(options: {
   await app.register(
     async (api) => {
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-      for (const plugin of apiRoutePlugins) {
-        await plugin(api, context);
-      }
+      await apiRoutes(api, context);
     },
     { prefix: API_BASE_PATH },
   );

@@ -7,15 +7,15 @@ import { fileURLToPath } from "node:url";
 import { adminMessages } from "@tp/domain/admin-api";
 import Fastify from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { default_admin_email, ensureFirstAdmin } from "../src/admin/first-admin.ts";
-import { ledgerReport } from "../src/admin/reconciliation.ts";
 import { verifyPassword } from "../src/auth/passwords.ts";
 import { ManualClock } from "../src/clock.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { openPgliteDatabase } from "../src/db/pglite-database.ts";
 import { postEntry, systemAccountId } from "../src/ledger/ledger.ts";
+import { ledgerReport } from "../src/reconciliation/reconciliation.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
+import { default_admin_email, ensureFirstAdmin } from "../src/users/first-admin.ts";
 import { signedInTrader } from "./support/accounts.ts";
 import {
   configurePaymentMethods,

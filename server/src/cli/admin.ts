@@ -3,10 +3,10 @@
 // ADMIN_PASSWORD when set; otherwise a one-time password is generated and printed once.
 // Exits 1 when the address already has an account (a trader is never turned into staff).
 import { emailSchema } from "@tp/domain/validation";
-import { createAdmin, generateOneTimePassword } from "../admin/first-admin.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open-database.ts";
+import { createAdmin, generateOneTimePassword } from "../users/first-admin.ts";
 
 const usage = "usage: npm run admin -- create <email>";
 

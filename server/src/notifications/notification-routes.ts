@@ -11,10 +11,10 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
-import { idParamsSchema } from "../funding/funding-routes.ts";
-import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { sessionOf } from "../http/authenticate.ts";
 import { AppError } from "../http/errors.ts";
-import { failureResponses } from "../http/replies.ts";
+import { failureResponses, pageInfo } from "../http/replies.ts";
+import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { startPushSender } from "../push/push-sender.ts";
 import { checkPushEndpoint, checkPushKeys, saveSubscription } from "../push/push-subscriptions.ts";
 import { loadVapidKeys } from "../push/vapid-keys.ts";
@@ -30,10 +30,9 @@ import {
 } from "./notifications.ts";
 
 /**
- * The trader's notifications (SPEC §2 "Notifications", §4, §7; PRODUCT.md D8, D10): the list
- * with the unread count, mark as read (another trader's notification is a 404), the VAPID
- * public key and the push subscription. Also starts this application's notification
- * delivery (stream and Web Push), stopped when the application closes.
+ * Starts this application's notification delivery (stream and Web Push), stopped when the
+ * application closes, and serves the VAPID public key (public). The trader's own
+ * notifications are `notificationInboxRoutes`, in the signed-in scope.
  */
 export async function notificationRoutes(app: FastifyInstance, context: AppContext) {
   const { config, database, clock, bus } = context;
@@ -53,10 +52,30 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
     await pushSender.stop();
   });
 
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = requireSession(context);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    "/notifications/push-key",
+    {
+      schema: {
+        tags: ["notifications"],
+        summary:
+          "The VAPID public key to subscribe with (pushManager.subscribe applicationServerKey)",
+        response: { 200: apiSuccessSchema(pushKeySchema), ...failureResponses },
+      },
+    },
+    async () => ({ status: "success" as const, data: { public_key: keys.publicKey } }),
+  );
+}
+
+/**
+ * The trader's notifications (SPEC §2 "Notifications", §4, §7; PRODUCT.md D8, D10), in the
+ * signed-in scope: the list with the unread count, mark as read (another trader's
+ * notification is a 404) and the push subscription.
+ */
+export async function notificationInboxRoutes(signedIn: FastifyInstance, context: AppContext) {
+  const { config, database, clock, bus } = context;
+  const routes = signedIn.withTypeProvider<ZodTypeProvider>();
   const tags = ["notifications"];
-  const security = [{ bearer: [] }];
+  const security = bearerSecurity;
 
   routes.get(
     "/notifications",
@@ -68,7 +87,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         querystring: notificationListQuerySchema,
         response: { 200: apiSuccessSchema(notificationListSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { userId } = sessionOf(request);
@@ -79,11 +97,7 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         data: {
           data: rows.map(notificationView),
           unread_count: await unreadCount(database, userId),
-          pagination: {
-            last_page: Math.max(1, Math.ceil(total / limit)),
-            current_page: page,
-            total,
-          },
+          pagination: pageInfo(total, page, limit),
         },
       };
     },
@@ -99,7 +113,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         params: idParamsSchema,
         response: { 200: apiSuccessSchema(notificationReadDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { userId } = sessionOf(request);
@@ -116,19 +129,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
     },
   );
 
-  routes.get(
-    "/notifications/push-key",
-    {
-      schema: {
-        tags,
-        summary:
-          "The VAPID public key to subscribe with (pushManager.subscribe applicationServerKey)",
-        response: { 200: apiSuccessSchema(pushKeySchema), ...failureResponses },
-      },
-    },
-    async () => ({ status: "success" as const, data: { public_key: keys.publicKey } }),
-  );
-
   routes.post(
     "/notifications/save-token",
     {
@@ -140,7 +140,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         body: saveTokenSchema,
         response: { 200: apiSuccessSchema(saveTokenDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { userId } = sessionOf(request);

@@ -45,7 +45,8 @@ module.exports = {
     {
       name: "web-shared-imports-no-feature",
       severity: "error",
-      comment: "api/, theme/, components/, auth/, stream/ and shell/ are shared: features build on them, never the reverse.",
+      comment:
+        "api/, theme/, components/, auth/, stream/ and shell/ are shared: features build on them, never the reverse.",
       from: { path: "^web/src/(api|theme|components|auth|stream|shell)/" },
       to: { path: "^web/src/(admin|engagement|funding|market-info|pwa|routes|app)/" },
     },
@@ -62,7 +63,8 @@ module.exports = {
     {
       name: "web-route-areas-apart",
       severity: "error",
-      comment: "Trader page areas (routes/dashboard, routes/funding, …) do not import each other, the back office or the app.",
+      comment:
+        "Trader page areas (routes/dashboard, routes/funding, …) do not import each other, the back office or the app.",
       from: { path: "^web/src/routes/([^/]+)/" },
       to: { path: "^web/src/(routes|admin|app)/", pathNot: "^web/src/routes/$1/" },
     },

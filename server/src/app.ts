@@ -23,11 +23,11 @@ import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { latestCloses } from "./prices/price-history.ts";
 import { loadVapidKeys } from "./push/vapid-keys.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
-import { apiRoutePlugins } from "./routes.ts";
+import { apiRoutes } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
 import { createTradeBatcher } from "./trading/trade-batcher.ts";
 import { serveWebApp } from "./web/serve-web-app.ts";
-import { startWorkers } from "./workers/workers.ts";
+import { startWorkers } from "./workers.ts";
 
 /** JSON bodies above this are refused with 413 before they are parsed. */
 export const json_body_bytes_max = 1024 * 1024;
@@ -180,9 +180,7 @@ export async function buildApp(options: {
   await app.register(
     async (api) => {
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-      for (const plugin of apiRoutePlugins) {
-        await plugin(api, context);
-      }
+      await apiRoutes(api, context);
     },
     { prefix: API_BASE_PATH },
   );

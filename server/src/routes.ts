@@ -1,36 +1,87 @@
 import type { FastifyInstance } from "fastify";
 import { activityRoutes } from "./activity/activity-routes.ts";
-import { adminRoutes } from "./admin/admin-routes.ts";
+import { userAdminRoutes } from "./admin/user-admin-routes.ts";
 import type { AppContext } from "./app-context.ts";
-import { authRoutes } from "./auth/auth-routes.ts";
+import { auditLogRoutes } from "./audit/audit-log-routes.ts";
+import { authRoutes, signedInAuthRoutes } from "./auth/auth-routes.ts";
+import { sessionAdminRoutes } from "./auth/session-admin-routes.ts";
 import { siteContentRoutes } from "./content/site-content.ts";
-import { fundingRoutes } from "./funding/funding-routes.ts";
+import { depositAdminRoutes } from "./funding/deposit-admin-routes.ts";
+import { depositRoutes } from "./funding/deposit-routes.ts";
+import { paymentMethodAdminRoutes } from "./funding/payment-method-admin-routes.ts";
+import { paymentMethodRoutes } from "./funding/payment-method-routes.ts";
+import { transactionHistoryRoutes } from "./funding/transaction-history-routes.ts";
+import { verificationAdminRoutes } from "./funding/verification-admin-routes.ts";
+import { verificationRoutes } from "./funding/verification-routes.ts";
+import { withdrawalAdminRoutes } from "./funding/withdrawal-admin-routes.ts";
+import { withdrawalRoutes } from "./funding/withdrawal-routes.ts";
 import { healthRoutes } from "./http/health-routes.ts";
+import { withSignedInScope } from "./http/signed-in-scope.ts";
+import { withStaffScope } from "./http/staff-scope.ts";
 import { practiceRoutes } from "./ledger/practice-routes.ts";
 import { marketInfoRoutes } from "./market-info/market-info-routes.ts";
-import { notificationRoutes } from "./notifications/notification-routes.ts";
+import { broadcastRoutes } from "./notifications/broadcast-routes.ts";
+import {
+  notificationInboxRoutes,
+  notificationRoutes,
+} from "./notifications/notification-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
+import { reconciliationRoutes } from "./reconciliation/reconciliation-routes.ts";
 import { referralRoutes } from "./referrals/referral-routes.ts";
 import { streamRoutes } from "./stream/stream-routes.ts";
 import { tradeRoutes } from "./trading/trade-routes.ts";
 import { userRoutes } from "./users/user-routes.ts";
 
-/** Every area's routes, mounted under /api/v1; a new area adds its plugin here. */
-export const apiRoutePlugins: Array<(api: FastifyInstance, context: AppContext) => Promise<void>> =
-  [
-    healthRoutes,
-    siteContentRoutes,
-    authRoutes,
-    userRoutes,
-    practiceRoutes,
-    marketRoutes,
-    tradeRoutes,
-    streamRoutes,
-    fundingRoutes,
-    referralRoutes,
-    // Before adminRoutes: it starts the notification delivery the staff broadcast kicks.
-    notificationRoutes,
-    activityRoutes,
-    marketInfoRoutes,
-    adminRoutes,
-  ];
+/** Adds routes to a scope; the scope's hooks have already been added. */
+export type ScopedRoutes = (scope: FastifyInstance, context: AppContext) => Promise<void>;
+
+/** Routes anyone may call (each checks what it needs: rate limits, the stream's Origin). */
+export const publicRoutePlugins: ScopedRoutes[] = [
+  healthRoutes,
+  siteContentRoutes,
+  authRoutes,
+  marketRoutes,
+  streamRoutes,
+  notificationRoutes,
+];
+
+/** Routes of a signed-in user: mounted in the signed-in scope, which checks the session. */
+export const signedInRoutePlugins: ScopedRoutes[] = [
+  signedInAuthRoutes,
+  userRoutes,
+  practiceRoutes,
+  tradeRoutes,
+  paymentMethodRoutes,
+  depositRoutes,
+  withdrawalRoutes,
+  verificationRoutes,
+  transactionHistoryRoutes,
+  referralRoutes,
+  notificationInboxRoutes,
+  activityRoutes,
+  marketInfoRoutes,
+];
+
+/** Back-office routes: mounted under /admin in the staff scope, inside the signed-in one. */
+export const staffRoutePlugins: ScopedRoutes[] = [
+  depositAdminRoutes,
+  withdrawalAdminRoutes,
+  verificationAdminRoutes,
+  userAdminRoutes,
+  sessionAdminRoutes,
+  paymentMethodAdminRoutes,
+  broadcastRoutes,
+  auditLogRoutes,
+  reconciliationRoutes,
+];
+
+/** Every area's routes, mounted under /api/v1; a new area adds its plugin to one list above. */
+export async function apiRoutes(api: FastifyInstance, context: AppContext): Promise<void> {
+  for (const plugin of publicRoutePlugins) await plugin(api, context);
+  await withSignedInScope(api, context, async (signedIn) => {
+    for (const plugin of signedInRoutePlugins) await plugin(signedIn, context);
+    await withStaffScope(signedIn, context, async (staff) => {
+      for (const plugin of staffRoutePlugins) await plugin(staff, context);
+    });
+  });
+}

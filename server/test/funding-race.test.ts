@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ledgerReport } from "../src/admin/reconciliation.ts";
+import { ledgerReport } from "../src/reconciliation/reconciliation.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
 import { signedInTrader } from "./support/accounts.ts";

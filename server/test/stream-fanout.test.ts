@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { FeedSource } from "../src/feeds/tick.ts";
-import { textFrame, tick_jitter_ms } from "../src/stream/stream-hub.ts";
+import { tick_jitter_ms } from "../src/stream/stream-limits.ts";
+import { textFrame } from "../src/stream/text-frame.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
 import { StreamClient } from "./support/stream-client.ts";

@@ -143,7 +143,9 @@ describe("API client over HTTP", () => {
     expect(error.status).toBe(502);
     expect(errorMessage(error, "Update failed")).toBe("Update failed");
     expect(errorMessage(new ApiError(500, "Internal Server Error", "INTERNAL", {}), "X")).toBe("X");
-    expect(errorMessage(new ApiError(409, "Taken", "WITHDRAWAL_NOT_PENDING", {}), "X")).toBe("Taken");
+    expect(errorMessage(new ApiError(409, "Taken", "WITHDRAWAL_NOT_PENDING", {}), "X")).toBe(
+      "Taken",
+    );
     expect(errorMessage(new TypeError("Failed to fetch"), "X")).toBe("X");
   });
 });

@@ -3,7 +3,6 @@ import { engagementMessages, recentActivitySchema } from "@tp/domain/engagement"
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
-import { requireSession } from "../http/authenticate.ts";
 import { failureResponses } from "../http/replies.ts";
 import { recentActivity } from "./recent-activity.ts";
 
@@ -25,7 +24,6 @@ export async function activityRoutes(app: FastifyInstance, context: AppContext) 
         security: [{ bearer: [] }],
         response: { 200: apiSuccessSchema(recentActivitySchema), ...failureResponses },
       },
-      preHandler: requireSession(context),
     },
     async () => {
       if (!context.config.ACTIVITY_TOAST_ENABLED) {

@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
+import { type AuditActor, recordAudit } from "../audit/audit-log.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import { createTrader, findUserByEmail, type UserRow } from "../users/users.ts";
-import { type AuditActor, recordAudit } from "./audit-log.ts";
 
 /**
  * Staff accounts (PRODUCT.md D7). The first admin is made on a start that finds none: from

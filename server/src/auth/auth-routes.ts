@@ -11,17 +11,16 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
-import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { sessionOf } from "../http/authenticate.ts";
 import { validationError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
 import * as accounts from "./account-service.ts";
 
-/** Sign-up, sign-in, sessions, e-mail verification and password changes (SPEC §7). */
+/** Sign-up, sign-in, e-mail verification and password resets (SPEC §7): the public part. */
 export async function authRoutes(app: FastifyInstance, context: AppContext) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { rateLimiter } = context;
-  const signedIn = requireSession(context);
 
   routes.post(
     "/register",
@@ -58,40 +57,6 @@ export async function authRoutes(app: FastifyInstance, context: AppContext) {
         userAgent: request.headers["user-agent"],
       });
       return { status: "success" as const, message: serverMessages.loggedIn, data };
-    },
-  );
-
-  routes.post(
-    "/logout",
-    {
-      schema: {
-        tags: ["auth"],
-        summary: "Revoke this session",
-        security: [{ bearer: [] }],
-        response: { 200: apiMessageSchema, ...failureResponses },
-      },
-      preHandler: signedIn,
-    },
-    async (request) => {
-      await accounts.logout(context, sessionOf(request));
-      return { status: "success" as const, message: serverMessages.loggedOut };
-    },
-  );
-
-  routes.post(
-    "/logout-all-sessions",
-    {
-      schema: {
-        tags: ["auth"],
-        summary: "Revoke every other session of this user; this one stays",
-        security: [{ bearer: [] }],
-        response: { 200: apiMessageSchema, ...failureResponses },
-      },
-      preHandler: signedIn,
-    },
-    async (request) => {
-      await accounts.logoutOtherSessions(context, sessionOf(request));
-      return { status: "success" as const, message: serverMessages.sessionsRevoked };
     },
   );
 
@@ -173,6 +138,43 @@ export async function authRoutes(app: FastifyInstance, context: AppContext) {
       return { status: "success" as const, message: serverMessages.passwordReset };
     },
   );
+}
+
+/** Sign-out and password change (SPEC §7): the signed-in part (in the signed-in scope). */
+export async function signedInAuthRoutes(signedIn: FastifyInstance, context: AppContext) {
+  const routes = signedIn.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    "/logout",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Revoke this session",
+        security: [{ bearer: [] }],
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+    },
+    async (request) => {
+      await accounts.logout(context, sessionOf(request));
+      return { status: "success" as const, message: serverMessages.loggedOut };
+    },
+  );
+
+  routes.post(
+    "/logout-all-sessions",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Revoke every other session of this user; this one stays",
+        security: [{ bearer: [] }],
+        response: { 200: apiMessageSchema, ...failureResponses },
+      },
+    },
+    async (request) => {
+      await accounts.logoutOtherSessions(context, sessionOf(request));
+      return { status: "success" as const, message: serverMessages.sessionsRevoked };
+    },
+  );
 
   routes.put(
     "/update-password",
@@ -184,7 +186,6 @@ export async function authRoutes(app: FastifyInstance, context: AppContext) {
         body: updatePasswordSchema,
         response: { 200: apiMessageSchema, ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const changed = await accounts.changePassword(context, sessionOf(request), request.body);

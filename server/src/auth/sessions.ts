@@ -2,6 +2,7 @@ import type { Role } from "@tp/domain/api";
 import type { Clock } from "../clock.ts";
 import type { Queryable } from "../db/database.ts";
 import { createRequestBatcher } from "../db/request-batcher.ts";
+import type { Session } from "../http/authenticate.ts";
 import { hashOpaqueToken, newOpaqueToken } from "./opaque-token.ts";
 
 const day_ms = 24 * 60 * 60 * 1000;
@@ -14,11 +15,7 @@ const session_touch_interval_ms = 60 * 1000;
 /** Longest bearer token we look up; anything longer is not ours. */
 const token_length_max = 128;
 
-export interface Session {
-  sessionId: number;
-  userId: number;
-  role: Role;
-}
+export type { Session } from "../http/authenticate.ts";
 
 export async function createSession(
   queryable: Queryable,

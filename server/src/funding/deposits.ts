@@ -10,8 +10,9 @@ import {
 } from "@tp/domain/funding";
 import { receiptContentTypes } from "@tp/domain/funding-files";
 import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
-import type { AuditActor } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
+import type { AuditActor } from "../audit/audit-log.ts";
+import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
 import type { IdempotencyKey } from "../idempotency/idempotency.ts";
@@ -178,16 +179,15 @@ export async function depositQueue(
   page: number,
   limit: number,
 ): Promise<{ rows: DepositRow[]; total: number }> {
-  const count = await queryable.query<{ total: number }>(
-    "SELECT COUNT(*)::bigint AS total FROM deposits WHERE ($1::text IS NULL OR status = $1::text)",
-    [status ?? null],
-  );
-  const rows = await queryable.query<DepositRow>(
-    `${selectDeposits} WHERE ($1::text IS NULL OR d.status = $1::text)
-     ORDER BY d.created_at, d.id LIMIT $2 OFFSET $3`,
-    [status ?? null, limit, (page - 1) * limit],
-  );
-  return { rows: rows.rows, total: count.rows[0]!.total };
+  return countAndPage<DepositRow>(queryable, {
+    countSql:
+      "SELECT COUNT(*)::bigint AS total FROM deposits WHERE ($1::text IS NULL OR status = $1::text)",
+    rowsSql: `${selectDeposits} WHERE ($1::text IS NULL OR d.status = $1::text)
+     ORDER BY d.created_at, d.id`,
+    params: [status ?? null],
+    page,
+    limit,
+  });
 }
 
 type DepositReplyBody = { status: "success"; message: string; data: { deposit: DepositView } };

@@ -1,5 +1,5 @@
 import type { AuditAction } from "@tp/domain/admin-api";
-import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
+import { type AuditActor, recordAudit } from "../audit/audit-log.ts";
 import type { Queryable, QueryResult } from "../db/database.ts";
 import { type AppError, notFound } from "../http/errors.ts";
 import { type NewNotification, storeNotification } from "../notifications/notifications.ts";

@@ -8,8 +8,9 @@ import {
 } from "@tp/domain/funding";
 import { identityContentTypes } from "@tp/domain/funding-files";
 import { fieldErrorsFrom } from "@tp/domain/validation";
-import type { AuditActor } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
+import type { AuditActor } from "../audit/audit-log.ts";
+import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
 import {
@@ -133,17 +134,15 @@ export async function verificationQueue(
   page: number,
   limit: number,
 ): Promise<{ rows: VerificationRow[]; total: number }> {
-  const count = await queryable.query<{ total: number }>(
-    `SELECT COUNT(*)::bigint AS total FROM verification_documents
+  return countAndPage<VerificationRow>(queryable, {
+    countSql: `SELECT COUNT(*)::bigint AS total FROM verification_documents
      WHERE ($1::text IS NULL OR status = $1::text)`,
-    [status ?? null],
-  );
-  const rows = await queryable.query<VerificationRow>(
-    `${selectVerifications} WHERE ($1::text IS NULL OR v.status = $1::text)
-     ORDER BY v.created_at, v.id LIMIT $2 OFFSET $3`,
-    [status ?? null, limit, (page - 1) * limit],
-  );
-  return { rows: rows.rows, total: count.rows[0]!.total };
+    rowsSql: `${selectVerifications} WHERE ($1::text IS NULL OR v.status = $1::text)
+     ORDER BY v.created_at, v.id`,
+    params: [status ?? null],
+    page,
+    limit,
+  });
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -7,8 +7,9 @@ import {
   type WithdrawalView,
 } from "@tp/domain/funding";
 import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
-import type { AuditActor } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
+import type { AuditActor } from "../audit/audit-log.ts";
+import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
 import type { IdempotencyKey } from "../idempotency/idempotency.ts";
@@ -150,16 +151,15 @@ export async function withdrawalQueue(
   page: number,
   limit: number,
 ): Promise<{ rows: WithdrawalRow[]; total: number }> {
-  const count = await queryable.query<{ total: number }>(
-    "SELECT COUNT(*)::bigint AS total FROM withdrawals WHERE ($1::text IS NULL OR status = $1::text)",
-    [status ?? null],
-  );
-  const rows = await queryable.query<WithdrawalRow>(
-    `${selectWithdrawals} WHERE ($1::text IS NULL OR w.status = $1::text)
-     ORDER BY w.created_at, w.id LIMIT $2 OFFSET $3`,
-    [status ?? null, limit, (page - 1) * limit],
-  );
-  return { rows: rows.rows, total: count.rows[0]!.total };
+  return countAndPage<WithdrawalRow>(queryable, {
+    countSql:
+      "SELECT COUNT(*)::bigint AS total FROM withdrawals WHERE ($1::text IS NULL OR status = $1::text)",
+    rowsSql: `${selectWithdrawals} WHERE ($1::text IS NULL OR w.status = $1::text)
+     ORDER BY w.created_at, w.id`,
+    params: [status ?? null],
+    page,
+    limit,
+  });
 }
 
 interface LockedWithdrawal {

@@ -1,12 +1,22 @@
-import { serverMessages } from "@tp/domain/messages";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../app-context.ts";
-import type { Session } from "../auth/sessions.ts";
-import { AppError, unauthenticated } from "./errors.ts";
+import type { Role } from "@tp/domain/api";
+import type { FastifyRequest } from "fastify";
+import { unauthenticated } from "./errors.ts";
+
+/** Who a signed-in request is (auth/sessions.ts finds it from the bearer token). */
+export interface Session {
+  sessionId: number;
+  userId: number;
+  role: Role;
+}
+
+/** What the signed-in hooks need of the application: a way to find a live session. */
+export interface SignedInContext {
+  sessions: { find(token: string): Promise<Session | null> };
+}
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The signed-in session, set by `requireSession` (null on public routes). */
+    /** The signed-in session, set by the signed-in scope (null on public routes). */
     session: Session | null;
   }
 }
@@ -19,9 +29,14 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** preHandler for signed-in routes: 401 unless the bearer token is a live session. */
-export function requireSession(context: AppContext) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+/**
+ * Hook that signs the request in: 401 unless the bearer token is a live session. A request
+ * already signed in by an earlier hook (one that runs on request, before the body is read)
+ * is not looked up again, so a request costs one session lookup whichever hooks run.
+ */
+export function authenticateSession(context: SignedInContext) {
+  return async function authenticate(request: FastifyRequest) {
+    if (request.session) return;
     const token = bearerToken(request);
     const session = token ? await context.sessions.find(token) : null;
     if (!session) throw unauthenticated();
@@ -29,16 +44,8 @@ export function requireSession(context: AppContext) {
   };
 }
 
-/** preHandler for staff routes. */
-export function requireRole(role: Session["role"]) {
-  return async (request: FastifyRequest) => {
-    if (!request.session) throw unauthenticated();
-    if (request.session.role !== role) throw new AppError("FORBIDDEN", serverMessages.forbidden);
-  };
-}
-
-/** The session of a request that passed `requireSession`. */
+/** The session of a request in the signed-in scope. */
 export function sessionOf(request: FastifyRequest): Session {
-  if (!request.session) throw new Error("route is missing requireSession");
+  if (!request.session) throw new Error("route is outside the signed-in scope");
   return request.session;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Database, Queryable } from "../db/database.ts";
 import { AppError } from "../http/errors.ts";
 
@@ -120,10 +120,4 @@ export async function runIdempotent<Body>(
     }
     return { statusCode, body, replayed: false };
   });
-}
-
-/** Sends a reply (first time or replayed) with its status and, on a replay, the header. */
-export function sendReply<Body>(reply: FastifyReply, result: Reply<Body>) {
-  if (result.replayed) reply.header("idempotency-replayed", "true");
-  return reply.status(result.statusCode).send(result.body);
 }

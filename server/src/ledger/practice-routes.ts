@@ -4,10 +4,10 @@ import { dollarsFromCents } from "@tp/domain/money";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
-import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { sessionOf } from "../http/authenticate.ts";
 import { AppError } from "../http/errors.ts";
-import { failureResponses } from "../http/replies.ts";
-import { idempotencyKeyOf, runIdempotent, sendReply } from "../idempotency/idempotency.ts";
+import { failureResponses, sendReply } from "../http/replies.ts";
+import { idempotencyKeyOf, runIdempotent } from "../idempotency/idempotency.ts";
 import { topUpPracticeBalance } from "./practice-balance.ts";
 
 export async function practiceRoutes(app: FastifyInstance, context: AppContext) {
@@ -23,7 +23,6 @@ export async function practiceRoutes(app: FastifyInstance, context: AppContext) 
         security: [{ bearer: [] }],
         response: { 200: apiSuccessSchema(practiceBalanceDataSchema), ...failureResponses },
       },
-      preHandler: requireSession(context),
     },
     async (request, reply) => {
       const { userId } = sessionOf(request);

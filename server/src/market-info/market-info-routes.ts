@@ -12,7 +12,6 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
-import { requireSession } from "../http/authenticate.ts";
 import { AppError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
 import { CircuitOpenError } from "./circuit-breaker.ts";
@@ -71,7 +70,6 @@ export async function marketInfoRoutes(app: FastifyInstance, context: AppContext
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const log = app.log.child({ module: "market-info" });
   const marketInfo = createMarketInfo({ config: context.config, clock: context.clock, log });
-  const signedIn = requireSession(context);
 
   routes.get(
     "/blockchain-stats",
@@ -82,7 +80,6 @@ export async function marketInfoRoutes(app: FastifyInstance, context: AppContext
         security: [{ bearer: [] }],
         response: { 200: apiSuccessSchema(blockchainStatsSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async () => ({
       status: "success" as const,
@@ -105,7 +102,6 @@ export async function marketInfoRoutes(app: FastifyInstance, context: AppContext
         querystring: newsQuerySchema,
         response: { 200: apiSuccessSchema(cryptoNewsPageSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => ({
       status: "success" as const,
@@ -128,7 +124,6 @@ export async function marketInfoRoutes(app: FastifyInstance, context: AppContext
         querystring: marketQuerySchema,
         response: { 200: apiSuccessSchema(cryptoMarketDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => ({
       status: "success" as const,

@@ -1,6 +1,6 @@
 import { type BroadcastData, engagementMessages } from "@tp/domain/engagement";
-import { type AuditActor, recordAudit } from "../admin/audit-log.ts";
 import type { AppContext } from "../app-context.ts";
+import { type AuditActor, recordAudit } from "../audit/audit-log.ts";
 import { AppError } from "../http/errors.ts";
 import type { IdempotencyKey } from "../idempotency/idempotency.ts";
 import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";

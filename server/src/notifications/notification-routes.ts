@@ -11,10 +11,10 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
-import { idParamsSchema } from "../funding/funding-routes.ts";
-import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { sessionOf } from "../http/authenticate.ts";
 import { AppError } from "../http/errors.ts";
-import { failureResponses } from "../http/replies.ts";
+import { failureResponses, pageInfo } from "../http/replies.ts";
+import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { checkPushEndpoint, checkPushKeys, saveSubscription } from "../push/push-subscriptions.ts";
 import {
   markNotificationRead,
@@ -24,19 +24,37 @@ import {
 } from "./notifications.ts";
 
 /**
- * The trader's notifications (SPEC §2 "Notifications", §4, §7; PRODUCT.md D8, D10): the list
- * with the unread count, mark as read (another trader's notification is a 404), the VAPID
- * public key and the push subscription. Delivery (stream and Web Push) is a background
- * worker, started with the others (workers/workers.ts).
+ * The VAPID public key (public). Delivery (stream and Web Push) is a background worker,
+ * started with the others (workers.ts). The trader's own notifications are
+ * `notificationInboxRoutes`, in the signed-in scope.
  */
 export async function notificationRoutes(app: FastifyInstance, context: AppContext) {
-  const { config, database, clock, bus } = context;
   const keys = context.vapidKeys;
 
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = requireSession(context);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    "/notifications/push-key",
+    {
+      schema: {
+        tags: ["notifications"],
+        summary:
+          "The VAPID public key to subscribe with (pushManager.subscribe applicationServerKey)",
+        response: { 200: apiSuccessSchema(pushKeySchema), ...failureResponses },
+      },
+    },
+    async () => ({ status: "success" as const, data: { public_key: keys.publicKey } }),
+  );
+}
+
+/**
+ * The trader's notifications (SPEC §2 "Notifications", §4, §7; PRODUCT.md D8, D10), in the
+ * signed-in scope: the list with the unread count, mark as read (another trader's
+ * notification is a 404) and the push subscription.
+ */
+export async function notificationInboxRoutes(signedIn: FastifyInstance, context: AppContext) {
+  const { config, database, clock, bus } = context;
+  const routes = signedIn.withTypeProvider<ZodTypeProvider>();
   const tags = ["notifications"];
-  const security = [{ bearer: [] }];
+  const security = bearerSecurity;
 
   routes.get(
     "/notifications",
@@ -48,7 +66,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         querystring: notificationListQuerySchema,
         response: { 200: apiSuccessSchema(notificationListSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { userId } = sessionOf(request);
@@ -59,11 +76,7 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         data: {
           data: rows.map(notificationView),
           unread_count: await unreadCount(database, userId),
-          pagination: {
-            last_page: Math.max(1, Math.ceil(total / limit)),
-            current_page: page,
-            total,
-          },
+          pagination: pageInfo(total, page, limit),
         },
       };
     },
@@ -79,7 +92,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         params: idParamsSchema,
         response: { 200: apiSuccessSchema(notificationReadDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { userId } = sessionOf(request);
@@ -96,19 +108,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
     },
   );
 
-  routes.get(
-    "/notifications/push-key",
-    {
-      schema: {
-        tags,
-        summary:
-          "The VAPID public key to subscribe with (pushManager.subscribe applicationServerKey)",
-        response: { 200: apiSuccessSchema(pushKeySchema), ...failureResponses },
-      },
-    },
-    async () => ({ status: "success" as const, data: { public_key: keys.publicKey } }),
-  );
-
   routes.post(
     "/notifications/save-token",
     {
@@ -120,7 +119,6 @@ export async function notificationRoutes(app: FastifyInstance, context: AppConte
         body: saveTokenSchema,
         response: { 200: apiSuccessSchema(saveTokenDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { userId } = sessionOf(request);

@@ -1,4 +1,5 @@
 import type { NotificationKind, NotificationView } from "@tp/domain/engagement";
+import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
 
 export type { NotificationKind } from "@tp/domain/engagement";
@@ -106,16 +107,14 @@ export async function notificationPage(
   page: number,
   limit: number,
 ): Promise<{ rows: NotificationRow[]; total: number }> {
-  const total = await queryable.query<{ total: number }>(
-    "SELECT COUNT(*)::bigint AS total FROM notifications WHERE user_id = $1",
-    [userId],
-  );
-  const rows = await queryable.query<NotificationRow>(
-    `SELECT ${columns} FROM notifications WHERE user_id = $1
-     ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [userId, limit, (page - 1) * limit],
-  );
-  return { rows: rows.rows, total: total.rows[0]!.total };
+  return countAndPage<NotificationRow>(queryable, {
+    countSql: "SELECT COUNT(*)::bigint AS total FROM notifications WHERE user_id = $1",
+    rowsSql: `SELECT ${columns} FROM notifications WHERE user_id = $1
+     ORDER BY created_at DESC, id DESC`,
+    params: [userId],
+    page,
+    limit,
+  });
 }
 
 export async function unreadCount(queryable: Queryable, userId: number): Promise<number> {

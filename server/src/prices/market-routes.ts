@@ -5,8 +5,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
 import { failureResponses } from "../http/replies.ts";
-import { stale_price_ms } from "../trading/place-trade.ts";
 import { closesAt, readCandles } from "./price-history.ts";
+import { stale_price_ms } from "./price-store.ts";
 
 export const candles_count_max = 1_000;
 /** The 24 h reference closes are read at most this often. */

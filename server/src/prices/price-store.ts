@@ -1,5 +1,8 @@
 import type { FeedSource, Tick } from "../feeds/tick.ts";
 
+/** A price older than this means the market is closed (or the feed is down) for the asset. */
+export const stale_price_ms = 10_000;
+
 /**
  * The last hour and more of the platform's ticks per symbol, in memory: the price a trade
  * is placed at, the price in force at its expiry while the process is live, and the ticks

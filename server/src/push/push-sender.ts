@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from "fastify";
 import webPush from "web-push";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/database.ts";
-import { findNotifications } from "../notifications/notifications.ts";
 import { type PollingWorker, startPollingWorker } from "../workers/polling-worker.ts";
 import type { VapidKeys } from "./vapid-keys.ts";
 
@@ -60,13 +59,23 @@ function truncateUtf8(text: string, bytes: number): string {
  * at once; a crash mid-send lets the lease lapse and the push is tried again (at least once).
  * Failures are logged and retried with backoff; they never reach the request that caused them.
  */
+/** What a push says: the notification it announces (the notifications module owns them). */
+export interface PushedNotification {
+  id: number;
+  title: string;
+  message: string;
+  created_at: Date;
+}
+
 export function startPushSender(options: {
   database: Database;
   clock: Clock;
   keys: VapidKeys;
   log: FastifyBaseLogger;
+  /** The notifications of these ids (given by the caller: push sits below notifications). */
+  findNotifications(database: Database, ids: number[]): Promise<PushedNotification[]>;
 }): PushSender {
-  const { database, clock, keys, log } = options;
+  const { database, clock, keys, log, findNotifications } = options;
 
   async function send(push: ClaimedPush, payload: PushPayload): Promise<Outcome> {
     let details: ReturnType<typeof webPush.generateRequestDetails>;

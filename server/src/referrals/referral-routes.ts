@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
-import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { sessionOf } from "../http/authenticate.ts";
 import { unauthenticated } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
 import { findUserById, type ReferredTraderRow, referredTraders } from "../users/users.ts";
@@ -31,7 +31,6 @@ export function referralItem(row: ReferredTraderRow): ReferralItem {
  */
 export async function referralRoutes(app: FastifyInstance, context: AppContext) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = requireSession(context);
   const tags = ["referrals"];
   const security = [{ bearer: [] }];
 
@@ -44,7 +43,6 @@ export async function referralRoutes(app: FastifyInstance, context: AppContext) 
         security,
         response: { 200: apiSuccessSchema(referralDetailsSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const user = await findUserById(context.database, sessionOf(request).userId);
@@ -68,7 +66,6 @@ export async function referralRoutes(app: FastifyInstance, context: AppContext) 
         security,
         response: { 200: apiSuccessSchema(referralListSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { rows, total } = await referredTraders(

@@ -2,7 +2,7 @@ import fastifyWebsocket from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { AppError } from "../http/errors.ts";
-import { client_message_bytes_max } from "./stream-hub.ts";
+import { client_message_bytes_max } from "./stream-limits.ts";
 
 /**
  * GET /api/v1/stream upgrades to the live socket. Browsers must come from PUBLIC_URL (the

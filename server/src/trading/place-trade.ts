@@ -5,10 +5,8 @@ import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
+import { stale_price_ms } from "../prices/price-store.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
-
-/** A price older than this means the market is closed (or the feed is down) for the asset. */
-export const stale_price_ms = 10_000;
 
 export interface PlaceTradeReply {
   statusCode: number;

@@ -9,9 +9,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
-import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { sessionOf } from "../http/authenticate.ts";
 import { notFound } from "../http/errors.ts";
-import { failureResponses } from "../http/replies.ts";
+import { failureResponses, pageInfo } from "../http/replies.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
 import { auditSecondOf, ticksAround, ticksAroundIn } from "../prices/ticks-around.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
@@ -37,7 +37,6 @@ const historyQuerySchema = z.object({
 
 export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = requireSession(context);
 
   routes.post(
     "/place-trade",
@@ -52,7 +51,6 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
           ...failureResponses,
         },
       },
-      preHandler: signedIn,
     },
     async (request, reply) => {
       const { userId } = sessionOf(request);
@@ -78,7 +76,6 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
           querystring: historyQuerySchema,
           response: { 200: apiSuccessSchema(tradeHistoryDataSchema), ...failureResponses },
         },
-        preHandler: signedIn,
       },
       async (request) => {
         const { page, limit } = request.query;
@@ -93,11 +90,7 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
           status: "success" as const,
           data: {
             data: rows.map(tradeView),
-            pagination: {
-              last_page: Math.max(1, Math.ceil(total / limit)),
-              current_page: page,
-              total,
-            },
+            pagination: pageInfo(total, page, limit),
           },
         };
       },
@@ -114,7 +107,6 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
         params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
         response: { 200: apiSuccessSchema(tradeAuditDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const trade = await findUserTrade(

@@ -1,6 +1,7 @@
 import type { TradeView } from "@tp/domain/api";
 import { potentialProfitCents } from "@tp/domain/catalogue";
 import { dollarsFromCents } from "@tp/domain/money";
+import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
 
 /** The trading module owns `trades`; these are its reads and writes. */
@@ -117,16 +118,15 @@ export async function tradeHistoryPage(
   page: number,
   limit: number,
 ): Promise<{ rows: TradeRow[]; total: number }> {
-  const count = await queryable.query<{ total: number }>(
-    "SELECT COUNT(*)::bigint AS total FROM trades WHERE user_id = $1 AND is_practice = $2",
-    [userId, isPractice],
-  );
-  const rows = await queryable.query<TradeRow>(
-    `SELECT * FROM trades WHERE user_id = $1 AND is_practice = $2
-     ORDER BY start_time DESC, id DESC LIMIT $3 OFFSET $4`,
-    [userId, isPractice, limit, (page - 1) * limit],
-  );
-  return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
+  return countAndPage<TradeRow>(queryable, {
+    countSql:
+      "SELECT COUNT(*)::bigint AS total FROM trades WHERE user_id = $1 AND is_practice = $2",
+    rowsSql: `SELECT * FROM trades WHERE user_id = $1 AND is_practice = $2
+     ORDER BY start_time DESC, id DESC`,
+    params: [userId, isPractice],
+    page,
+    limit,
+  });
 }
 
 /** The stored audit window of one second of one symbol (migration 006), or null. */

@@ -1,11 +1,11 @@
 import { dollarsFromCents } from "@tp/domain/money";
-import type { AppContext } from "../app-context.ts";
+import type { Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import { traderBalancesOf } from "../ledger/ledger.ts";
 
 /** After a commit: tells each trader's sockets their balances as they now stand (one query). */
 export async function publishBalances(
-  context: Pick<AppContext, "database" | "bus">,
+  context: { database: Queryable; bus: EventBus },
   userIds: Iterable<number>,
 ) {
   const all = await traderBalancesOf(context.database, [...new Set(userIds)]);

@@ -4,14 +4,13 @@ import { updateProfileSchema, validationMessages } from "@tp/domain/validation";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
-import { requireSession, sessionOf } from "../http/authenticate.ts";
+import { sessionOf } from "../http/authenticate.ts";
 import { unauthenticated, validationError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
 import { findUserById, updatePersonalData, userView } from "./users.ts";
 
 export async function userRoutes(app: FastifyInstance, context: AppContext) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = requireSession(context);
 
   routes.get(
     "/user",
@@ -22,7 +21,6 @@ export async function userRoutes(app: FastifyInstance, context: AppContext) {
         security: [{ bearer: [] }],
         response: { 200: apiSuccessSchema(userDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const user = await userView(context.database, sessionOf(request).userId);
@@ -42,7 +40,6 @@ export async function userRoutes(app: FastifyInstance, context: AppContext) {
         body: updateProfileSchema,
         response: { 200: apiSuccessSchema(userDataSchema), ...failureResponses },
       },
-      preHandler: signedIn,
     },
     async (request) => {
       const { userId } = sessionOf(request);

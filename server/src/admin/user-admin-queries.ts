@@ -5,12 +5,13 @@ import {
 } from "@tp/domain/admin-api";
 import type { Role } from "@tp/domain/api";
 import { dollarsFromCents } from "@tp/domain/money";
+import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
+import { escapeLike } from "../db/escape-like.ts";
 import { depositsOfUser, depositView } from "../funding/deposits.ts";
 import { verificationsOfUser, verificationView } from "../funding/verifications.ts";
 import { withdrawalsOfUser, withdrawalView } from "../funding/withdrawals.ts";
 import { tradeHistoryPage, tradeView } from "../trading/trades.ts";
-import { escapeLike } from "./audit-log.ts";
 
 /** The back office's view of users: search, and one user with everything staff look at. */
 
@@ -69,15 +70,14 @@ export async function searchUsers(
   const where = `WHERE ($1 = '' OR lower(u.email) LIKE $2 ESCAPE '\\' OR lower(u.username) LIKE $2 ESCAPE '\\'
                   OR lower(u.first_name || ' ' || u.last_name) LIKE $2 ESCAPE '\\'
                   OR u.id = $3::bigint)`;
-  const count = await queryable.query<{ total: number }>(
-    `SELECT COUNT(*)::bigint AS total FROM users u ${where}`,
-    [text, pattern, id],
-  );
-  const rows = await queryable.query<UserSummaryRow>(
-    `${selectSummaries} ${where} ORDER BY u.created_at DESC, u.id DESC LIMIT $4 OFFSET $5`,
-    [text, pattern, id, limit, (page - 1) * limit],
-  );
-  return { rows: rows.rows.map(summary), total: count.rows[0]!.total };
+  const { rows, total } = await countAndPage<UserSummaryRow>(queryable, {
+    countSql: `SELECT COUNT(*)::bigint AS total FROM users u ${where}`,
+    rowsSql: `${selectSummaries} ${where} ORDER BY u.created_at DESC, u.id DESC`,
+    params: [text, pattern, id],
+    page,
+    limit,
+  });
+  return { rows: rows.map(summary), total };
 }
 
 export async function userDetail(

@@ -1,5 +1,7 @@
 import type { AuditAction, AuditEntry } from "@tp/domain/admin-api";
+import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
+import { escapeLike } from "../db/escape-like.ts";
 
 /**
  * The staff audit log (PRODUCT.md D7): every staff action with who, what, when, the state
@@ -100,18 +102,17 @@ export async function listAudit(
   const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
   const from = "FROM admin_audit_log l LEFT JOIN users u ON u.id = l.actor_user_id";
 
-  const total = await queryable.query<{ total: number }>(
-    `SELECT COUNT(*)::bigint AS total ${from} ${where}`,
+  const { rows, total } = await countAndPage<AuditRow>(queryable, {
+    countSql: `SELECT COUNT(*)::bigint AS total ${from} ${where}`,
+    rowsSql: `SELECT l.*, u.email AS actor_email ${from} ${where}
+     ORDER BY l.created_at DESC, l.id DESC`,
     params,
-  );
-  const rows = await queryable.query<AuditRow>(
-    `SELECT l.*, u.email AS actor_email ${from} ${where}
-     ORDER BY l.created_at DESC, l.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, filter.limit, (filter.page - 1) * filter.limit],
-  );
+    page: filter.page,
+    limit: filter.limit,
+  });
   return {
-    total: total.rows[0]!.total,
-    rows: rows.rows.map((row) => ({
+    total,
+    rows: rows.map((row) => ({
       id: row.id,
       actor:
         row.actor_user_id === null
@@ -127,8 +128,4 @@ export async function listAudit(
       created_at: row.created_at.toISOString(),
     })),
   };
-}
-
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }

@@ -1,18 +1,19 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
-import type { EventBus } from "../events/event-bus.ts";
-import type { Feed } from "../feeds/tick.ts";
-import { type OutboxDelivery, startOutboxDelivery } from "../mail/outbox.ts";
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import type { EventBus } from "./events/event-bus.ts";
+import type { Feed } from "./feeds/tick.ts";
+import { type OutboxDelivery, startOutboxDelivery } from "./mail/outbox.ts";
 import {
   type NotificationDelivery,
   startNotificationDelivery,
-} from "../notifications/notification-delivery.ts";
-import { type MarketData, startMarketData } from "../prices/market-data.ts";
-import { type PushSender, startPushSender } from "../push/push-sender.ts";
-import type { VapidKeys } from "../push/vapid-keys.ts";
-import { type Settlement, startSettlement } from "../trading/settlement.ts";
+} from "./notifications/notification-delivery.ts";
+import { findNotifications } from "./notifications/notifications.ts";
+import { type MarketData, startMarketData } from "./prices/market-data.ts";
+import { type PushSender, startPushSender } from "./push/push-sender.ts";
+import type { VapidKeys } from "./push/vapid-keys.ts";
+import { type Settlement, startSettlement } from "./trading/settlement.ts";
 
 /** Every background worker of one application (one process). */
 export interface Workers {
@@ -71,6 +72,7 @@ export function startWorkers(options: {
     clock,
     keys: vapidKeys,
     log: notificationLog.child({ part: "push" }),
+    findNotifications,
   });
   const notificationDelivery = startNotificationDelivery({
     database,

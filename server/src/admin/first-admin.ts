@@ -5,7 +5,13 @@ import { hashPassword } from "../auth/passwords.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Database, Queryable } from "../db/database.ts";
-import { createTrader, findUserByEmail, type UserRow } from "../users/users.ts";
+import {
+  anyAdminExists,
+  createTrader,
+  findUserByEmail,
+  markEmailVerified,
+  type UserRow,
+} from "../users/users.ts";
 
 /**
  * Staff accounts (PRODUCT.md D7). The first admin is made on a start that finds none: from
@@ -77,7 +83,7 @@ export async function createAdmin(
     const raced = await findUserByEmail(transaction, email);
     return { kind: "exists", role: raced?.role ?? "trader" };
   }
-  await transaction.query("UPDATE users SET email_verified_at = $2 WHERE id = $1", [user.id, at]);
+  await markEmailVerified(transaction, user.id, at);
   await recordAudit(transaction, {
     actor,
     action: "admin.created",
@@ -103,8 +109,7 @@ export async function ensureFirstAdmin(
   log: FastifyBaseLogger,
 ): Promise<"exists" | "created" | "skipped"> {
   const { database, config, clock } = options;
-  const existing = await database.query("SELECT 1 FROM users WHERE role = 'admin' LIMIT 1");
-  if (existing.rowCount > 0) return "exists";
+  if (await anyAdminExists(database)) return "exists";
 
   const email = config.ADMIN_EMAIL ?? default_admin_email;
   const oneTimePassword = config.ADMIN_PASSWORD ? null : generateOneTimePassword();
@@ -113,8 +118,7 @@ export async function ensureFirstAdmin(
     if (database.kind === "postgres") {
       await transaction.query("SELECT pg_advisory_xact_lock($1)", [FIRST_ADMIN_LOCK_KEY]);
     }
-    const again = await transaction.query("SELECT 1 FROM users WHERE role = 'admin' LIMIT 1");
-    if (again.rowCount > 0) return "exists" as const;
+    if (await anyAdminExists(transaction)) return "exists" as const;
     const result = await createAdmin(
       transaction,
       email,

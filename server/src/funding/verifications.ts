@@ -19,6 +19,7 @@ import {
   removeStoredFile,
   type UploadRow,
 } from "../uploads/upload-store.ts";
+import { lockUserIdentity, markIdentityVerified } from "../users/users.ts";
 import { runReviewTransition } from "./review-transition.ts";
 
 /**
@@ -29,9 +30,8 @@ import { runReviewTransition } from "./review-transition.ts";
  *      └─────reject────▶ rejected (the trader may upload again)
  *
  * One document is under review per trader at a time (a unique index backs the check). The
- * approval stamps users.kyc_verified_at here rather than in the users module because it is
- * part of this transition and must commit with it; it is the only write this module makes
- * to `users`.
+ * approval stamps the trader verified through the users module (`markIdentityVerified`), in
+ * this transition's transaction, so both commit together.
  */
 
 export interface VerificationRow {
@@ -178,13 +178,8 @@ export async function uploadVerification(
   let verificationId: number;
   try {
     verificationId = await database.transaction(async (transaction) => {
-      // The user row is locked (NO KEY: the trader's trades may still reference it) so two
-      // uploads of one trader, or an upload and an approval, take their turns.
-      const users = await transaction.query<{ kyc_verified_at: Date | null }>(
-        "SELECT kyc_verified_at FROM users WHERE id = $1 FOR NO KEY UPDATE",
-        [userId],
-      );
-      const user = users.rows[0];
+      // Two uploads of one trader, or an upload and an approval, take their turns.
+      const user = await lockUserIdentity(transaction, userId);
       if (!user) throw notFound();
       if (user.kyc_verified_at) {
         throw new AppError("IDENTITY_ALREADY_VERIFIED", fundingMessages.identityAlreadyVerified);
@@ -265,11 +260,7 @@ export async function reviewVerification(
           ],
         );
         if (decision.to === "approved") {
-          await transaction.query(
-            `UPDATE users SET kyc_verified_at = COALESCE(kyc_verified_at, $2), updated_at = $2
-             WHERE id = $1`,
-            [locked.user_id, at],
-          );
+          await markIdentityVerified(transaction, locked.user_id, at);
         }
         return updated;
       },

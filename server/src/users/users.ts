@@ -201,6 +201,41 @@ export async function markEmailVerified(
   return result.rowCount === 1;
 }
 
+/**
+ * Locks the trader's row (NO KEY: the trader's trades may still reference it) and returns
+ * when their identity was verified, or null when there is no such user: identity uploads
+ * and approvals of one trader take their turns on it.
+ */
+export async function lockUserIdentity(
+  transaction: Queryable,
+  userId: number,
+): Promise<{ kyc_verified_at: Date | null } | null> {
+  const result = await transaction.query<{ kyc_verified_at: Date | null }>(
+    "SELECT kyc_verified_at FROM users WHERE id = $1 FOR NO KEY UPDATE",
+    [userId],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Stamps the identity verified (Account Status "Active"); the first stamp is kept. */
+export async function markIdentityVerified(
+  queryable: Queryable,
+  userId: number,
+  at: Date,
+): Promise<void> {
+  await queryable.query(
+    `UPDATE users SET kyc_verified_at = COALESCE(kyc_verified_at, $2), updated_at = $2
+     WHERE id = $1`,
+    [userId, at],
+  );
+}
+
+/** Whether any staff account exists (the first admin is made on a start that finds none). */
+export async function anyAdminExists(queryable: Queryable): Promise<boolean> {
+  const result = await queryable.query("SELECT 1 FROM users WHERE role = 'admin' LIMIT 1");
+  return result.rowCount > 0;
+}
+
 export interface ReferredTraderRow {
   id: number;
   first_name: string;

@@ -1,0 +1,77 @@
+/**
+ * Each table has one owner: the module (folder of server/src, or the file of
+ * server/sql/functions named after it) whose SQL writes it, locks it and answers for its
+ * invariants. Other modules call the owner's functions. server/test/table-owners.test.ts
+ * reads every SQL text of the server and fails on a write or lock by any other module, and
+ * on a read that is not declared below. docs/architecture.md shows the same map.
+ */
+export const tableOwners = {
+  schema_migrations: "db",
+  users: "users",
+  sessions: "auth",
+  email_tokens: "auth",
+  outbox_emails: "mail",
+  ledger_accounts: "ledger",
+  journal_entries: "ledger",
+  postings: "ledger",
+  idempotency_keys: "idempotency",
+  trades: "trading",
+  trade_audit_windows: "trading",
+  price_ticks: "prices",
+  candles_1s: "prices",
+  candles_1m: "prices",
+  payment_methods: "funding",
+  deposits: "funding",
+  withdrawals: "funding",
+  verification_documents: "funding",
+  uploads: "uploads",
+  notifications: "notifications",
+  notification_deliveries: "notifications",
+  push_subscriptions: "push",
+  push_deliveries: "push",
+  admin_audit_log: "audit",
+} as const;
+
+export type OwnedTable = keyof typeof tableOwners;
+
+/**
+ * Reads across modules, each with its reason. Writes never cross: a module that must change
+ * another's table calls the owner (e.g. funding approves an identity through
+ * `users.markIdentityVerified`).
+ */
+export const crossModuleReads: ReadonlyArray<{
+  module: string;
+  tables: readonly OwnedTable[];
+  why: string;
+}> = [
+  {
+    module: "reconciliation",
+    tables: ["deposits", "withdrawals", "ledger_accounts", "journal_entries", "postings"],
+    why: "it checks the funding records against the ledger: reading both is its whole job",
+  },
+  {
+    module: "admin",
+    tables: ["users", "sessions", "ledger_accounts", "journal_entries", "postings"],
+    why: "the back office's user search and detail join a trader's account, sessions and ledger",
+  },
+  {
+    module: "activity",
+    tables: ["deposits", "withdrawals", "payment_methods"],
+    why: "the anonymised feed of recent confirmed deposits and paid withdrawals",
+  },
+  {
+    module: "auth",
+    tables: ["users"],
+    why: "sign-in, sessions and e-mail tokens read the account they authenticate",
+  },
+  {
+    module: "audit",
+    tables: ["users"],
+    why: "the audit log names each entry's actor",
+  },
+  {
+    module: "funding",
+    tables: ["users", "uploads"],
+    why: "staff views show the trader and the receipt or document of a funding row",
+  },
+];

@@ -8,11 +8,25 @@ import {
   type QueryResult,
 } from "./database.ts";
 
-/** Embedded PostgreSQL (WASM) persisted in a folder, or in memory when `dataDir` is null. */
-export async function openPgliteDatabase(dataDir: string | null): Promise<Database> {
+/** The embedded database, which can also write its whole data folder out as one file. */
+export interface PgliteDatabase extends Database {
+  /** The data folder as a tarball, to open new databases from (`loadDataDir`). */
+  dumpDataDir(): Promise<Blob>;
+}
+
+/**
+ * Embedded PostgreSQL (WASM) persisted in a folder, or in memory when `dataDir` is null.
+ * `loadDataDir` starts a new folder from a dump instead of creating a cluster (initdb takes
+ * seconds; the tests open many databases from one migrated dump).
+ */
+export async function openPgliteDatabase(
+  dataDir: string | null,
+  options: { loadDataDir?: Blob } = {},
+): Promise<PgliteDatabase> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir ?? undefined, {
     parsers: { [INT8_OID]: (text: string) => parseInt8(text) },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
 
   const wrap = (target: Pick<PGlite, "query">): Queryable => ({
@@ -40,5 +54,6 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
     async close() {
       await pglite.close();
     },
+    dumpDataDir: () => pglite.dumpDataDir("none"),
   };
 }

@@ -12,7 +12,7 @@ import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open-database.ts";
 import type { Feed } from "../feeds/tick.ts";
 import { checkLedger } from "../ledger/ledger.ts";
-import { createFreshPostgresDatabase } from "./fresh-database.ts";
+import { createFreshPostgresDatabase, migratedPgliteTemplate } from "./fresh-database.ts";
 import { SmtpCapture } from "./smtp-capture.ts";
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -83,7 +83,10 @@ export async function startTestPlatform(
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });
-  const database = await openDatabase(config);
+  const database = await openDatabase(
+    config,
+    postgres ? {} : { pgliteTemplate: await migratedPgliteTemplate() },
+  );
   const start = async () => {
     const built = await buildApp({ config, database, clock, feeds: options.feeds ?? [] });
     await built.app.listen({ port: 0, host: "127.0.0.1" });

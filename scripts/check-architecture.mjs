@@ -5,16 +5,25 @@
 //    the imports between them (type-only imports included: they couple as much) must form
 //    no cycle. Files at the top of server/src and web/src are the composition root and the
 //    shared kernel (app, routes, context, config, clock), outside the module graph.
-// Exits 1 and names every violation and every cycle.
+// Exits 1 and names every violation and every cycle. ARCHITECTURE_CHECK_DIR checks another
+// tree of the same layout instead of this repository (server/test/architecture-check.test.ts
+// gives it trees with a cycle added on purpose).
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { cruise } from "dependency-cruiser";
 
 const require = createRequire(import.meta.url);
+const repositoryRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const ruleSet = require("../.dependency-cruiser.cjs");
-const roots = ["domain/src", "server/src", "web/src"];
+const checkedDirectory = process.env.ARCHITECTURE_CHECK_DIR ?? repositoryRoot;
+process.chdir(checkedDirectory);
+const roots = ["domain/src", "server/src", "web/src"].filter((root) => existsSync(root));
 
 const result = await cruise(roots, {
   ...ruleSet.options,
+  tsConfig: { fileName: path.join(repositoryRoot, "tsconfig.base.json") },
   ruleSet,
   validate: true,
   outputType: "json",

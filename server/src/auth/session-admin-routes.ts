@@ -11,7 +11,7 @@ import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { staffTags } from "../http/staff-scope.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
 import { findUserById } from "../users/users.ts";
-import { revokeSession, revokeUserSessions } from "./sessions.ts";
+import { lockUserSession, revokeSession, revokeUserSessions } from "./sessions.ts";
 
 /**
  * Staff sign a user out of one session or everywhere (in the staff scope, under /admin).
@@ -41,11 +41,7 @@ export async function sessionAdminRoutes(staff: FastifyInstance, context: AppCon
       const { id, session_id } = request.params;
       const at = context.clock.now();
       return context.database.transaction(async (transaction) => {
-        const found = await transaction.query<{ revoked_at: Date | null }>(
-          "SELECT revoked_at FROM sessions WHERE id = $1 AND user_id = $2 FOR UPDATE",
-          [session_id, id],
-        );
-        const session = found.rows[0];
+        const session = await lockUserSession(transaction, id, session_id);
         if (!session) throw notFound();
         await revokeSession(transaction, session_id, at);
         await recordAudit(transaction, {

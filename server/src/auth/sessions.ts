@@ -116,6 +116,22 @@ export function createSessionLookup(queryable: Queryable, clock: Clock): Session
   };
 }
 
+/**
+ * Locks one of the user's sessions (staff revoking it) and returns when it was revoked, or
+ * null when the user has no such session.
+ */
+export async function lockUserSession(
+  transaction: Queryable,
+  userId: number,
+  sessionId: number,
+): Promise<{ revoked_at: Date | null } | null> {
+  const found = await transaction.query<{ revoked_at: Date | null }>(
+    "SELECT revoked_at FROM sessions WHERE id = $1 AND user_id = $2 FOR UPDATE",
+    [sessionId, userId],
+  );
+  return found.rows[0] ?? null;
+}
+
 export async function revokeSession(queryable: Queryable, sessionId: number, at: Date) {
   await queryable.query(
     "UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL",

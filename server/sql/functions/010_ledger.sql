@@ -17,10 +17,12 @@
 -- of two racing debits sees the first's committed balance and fails the guard if the money
 -- is gone.
 
--- Locks the accounts in the global order and returns the trader accounts among them.
+-- Locks the accounts in the global order and returns the system accounts among them (a
+-- few dozen at most, where a batch may hold thousands of trader accounts: callers test
+-- "is this a trader account" against the short list).
 CREATE OR REPLACE FUNCTION ledger_lock(p_account_ids bigint[])
 RETURNS bigint[] LANGUAGE sql AS $$
-  SELECT COALESCE(array_agg(s.id) FILTER (WHERE s.is_trader), '{}')
+  SELECT COALESCE(array_agg(s.id) FILTER (WHERE NOT s.is_trader), '{}')
   FROM (
     SELECT a.id, a.user_id IS NOT NULL AS is_trader FROM ledger_accounts a
     WHERE a.id = ANY (p_account_ids)
@@ -40,7 +42,7 @@ RETURNS TABLE (ord integer, outcome text, entry_id bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_bad integer;
-  v_traders bigint[];
+  v_system bigint[];
   v_guarded integer[];
   v_unwritten integer[] := '{}';
   v_short integer[] := '{}';
@@ -72,7 +74,7 @@ BEGIN
   END IF;
 
   -- 1. Every account of the batch, locked in the global order.
-  v_traders := ledger_lock(ARRAY(
+  v_system := ledger_lock(ARRAY(
     SELECT DISTINCT p.account_id FROM unnest(p_entries) AS e, unnest(e.postings) AS p
   ));
 
@@ -83,7 +85,7 @@ BEGIN
     SELECT p.account_id, SUM(p.amount_cents) AS delta
     FROM unnest(p_entries) AS e, unnest(e.postings) AS p
     WHERE NOT COALESCE(e.probe, false)
-      AND NOT (p.amount_cents < 0 AND p.account_id = ANY (v_traders))
+      AND NOT (p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system)))
     GROUP BY p.account_id
   ) d
   WHERE a.id = d.account_id;
@@ -94,7 +96,7 @@ BEGIN
   v_guarded := ARRAY(
     SELECT DISTINCT e.ordinality::integer
     FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
-    WHERE p.amount_cents < 0 AND p.account_id = ANY (v_traders)
+    WHERE p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system))
     ORDER BY 1
   );
   FOREACH v_index IN ARRAY v_guarded LOOP
@@ -102,7 +104,7 @@ BEGIN
     v_debited := '{}';
     v_is_short := false;
     FOREACH v_posting IN ARRAY v_entry.postings LOOP
-      CONTINUE WHEN v_posting.amount_cents >= 0 OR NOT (v_posting.account_id = ANY (v_traders));
+      CONTINUE WHEN v_posting.amount_cents >= 0 OR v_posting.account_id = ANY (v_system);
       UPDATE ledger_accounts a SET balance_cents = a.balance_cents + v_posting.amount_cents
       WHERE a.id = v_posting.account_id AND a.balance_cents + v_posting.amount_cents >= 0;
       IF NOT FOUND THEN
@@ -131,7 +133,7 @@ BEGIN
       SELECT p.account_id, SUM(p.amount_cents) AS delta
       FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
       WHERE e.ordinality::integer = ANY (v_short)
-        AND NOT (p.amount_cents < 0 AND p.account_id = ANY (v_traders))
+        AND NOT (p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system)))
       GROUP BY p.account_id
     ) d
     WHERE a.id = d.account_id;

@@ -21,14 +21,18 @@
 -- few dozen at most, where a batch may hold thousands of trader accounts: callers test
 -- "is this a trader account" against the short list).
 CREATE OR REPLACE FUNCTION ledger_lock(p_account_ids bigint[])
-RETURNS bigint[] LANGUAGE sql AS $$
-  SELECT COALESCE(array_agg(s.id) FILTER (WHERE NOT s.is_trader), '{}')
-  FROM (
-    SELECT a.id, a.user_id IS NOT NULL AS is_trader FROM ledger_accounts a
-    WHERE a.id = ANY (p_account_ids)
-    ORDER BY (a.user_id IS NULL), a.id
-    FOR NO KEY UPDATE
-  ) s
+RETURNS bigint[] LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN (
+    SELECT COALESCE(array_agg(s.id) FILTER (WHERE NOT s.is_trader), '{}')
+    FROM (
+      SELECT a.id, a.user_id IS NOT NULL AS is_trader FROM ledger_accounts a
+      WHERE a.id = ANY (p_account_ids)
+      ORDER BY (a.user_id IS NULL), a.id
+      FOR NO KEY UPDATE
+    ) s
+  );
+END
 $$;
 
 -- Posts journal entries, each all or nothing. The call's credits count first; then trader
@@ -170,47 +174,62 @@ BEGIN
 END
 $$;
 
+-- (Every function here is PL/pgSQL, not SQL: PL/pgSQL keeps its plans for the session,
+-- where an SQL function's body is planned again at each call.)
+
 -- ledger_post for callers that speak JSON (the TypeScript writer): the one decoder of an
 -- array of {kind, reference, created_at, probe, postings: [{account_id, amount_cents}]}.
 CREATE OR REPLACE FUNCTION ledger_post_json(p_entries jsonb)
 RETURNS TABLE (ord integer, outcome text, entry_id bigint)
-LANGUAGE sql AS $$
-  SELECT * FROM ledger_post(ARRAY(
-    SELECT jsonb_populate_record(NULL::ledger_entry_in, x.value)
-    FROM jsonb_array_elements(p_entries) WITH ORDINALITY AS x(value, ord)
-    ORDER BY x.ord
-  ))
+LANGUAGE plpgsql AS $$
+BEGIN
+  -- jsonb_populate_recordset yields the array's elements in order (one function scan).
+  RETURN QUERY SELECT * FROM ledger_post(ARRAY(
+    SELECT e FROM jsonb_populate_recordset(NULL::ledger_entry_in, p_entries) AS e
+  ));
+END
 $$;
 
 -- The trader accounts of the owners, in the owners' order (NULL where there is none).
 CREATE OR REPLACE FUNCTION ledger_trader_account_ids(
   p_owners ledger_trader_account_in[],
   p_currency text
-) RETURNS bigint[] LANGUAGE sql STABLE AS $$
-  SELECT COALESCE(array_agg(a.id ORDER BY o.ordinality), '{}')
-  FROM unnest(p_owners) WITH ORDINALITY AS o
-  LEFT JOIN ledger_accounts a
-    ON a.user_id = o.user_id AND a.currency = p_currency
-   AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
+) RETURNS bigint[] LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (
+    SELECT COALESCE(array_agg(a.id ORDER BY o.ordinality), '{}')
+    FROM unnest(p_owners) WITH ORDINALITY AS o
+    LEFT JOIN ledger_accounts a
+      ON a.user_id = o.user_id AND a.currency = p_currency
+     AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
+  );
+END
 $$;
 
 -- The system accounts of the codes, in the codes' order (NULL where there is none).
 CREATE OR REPLACE FUNCTION ledger_system_account_ids(p_codes text[], p_currency text)
-RETURNS bigint[] LANGUAGE sql STABLE AS $$
-  SELECT COALESCE(array_agg(a.id ORDER BY c.ordinality), '{}')
-  FROM unnest(p_codes) WITH ORDINALITY AS c(code, ordinality)
-  LEFT JOIN ledger_accounts a
-    ON a.user_id IS NULL AND a.code = c.code AND a.currency = p_currency
+RETURNS bigint[] LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (
+    SELECT COALESCE(array_agg(a.id ORDER BY c.ordinality), '{}')
+    FROM unnest(p_codes) WITH ORDINALITY AS c(code, ordinality)
+    LEFT JOIN ledger_accounts a
+      ON a.user_id IS NULL AND a.code = c.code AND a.currency = p_currency
+  );
+END
 $$;
 
 -- The real and practice balances of each of the traders.
 CREATE OR REPLACE FUNCTION ledger_trader_balances(p_user_ids bigint[], p_currency text)
 RETURNS TABLE (user_id bigint, real_cents bigint, practice_cents bigint)
-LANGUAGE sql STABLE AS $$
-  SELECT a.user_id,
-         COALESCE(SUM(a.balance_cents) FILTER (WHERE a.code = 'real'), 0)::bigint,
-         COALESCE(SUM(a.balance_cents) FILTER (WHERE a.code = 'practice'), 0)::bigint
-  FROM ledger_accounts a
-  WHERE a.user_id = ANY (p_user_ids) AND a.currency = p_currency
-  GROUP BY a.user_id
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN QUERY
+    SELECT a.user_id,
+           COALESCE(SUM(a.balance_cents) FILTER (WHERE a.code = 'real'), 0)::bigint,
+           COALESCE(SUM(a.balance_cents) FILTER (WHERE a.code = 'practice'), 0)::bigint
+    FROM ledger_accounts a
+    WHERE a.user_id = ANY (p_user_ids) AND a.currency = p_currency
+    GROUP BY a.user_id;
+END
 $$;

@@ -25,10 +25,9 @@ RETURNS TABLE (
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
+  -- jsonb_populate_recordset yields the array's elements in order (one function scan).
   v_items place_trade_in[] := ARRAY(
-    SELECT jsonb_populate_record(NULL::place_trade_in, x.value)
-    FROM jsonb_array_elements(p_items) WITH ORDINALITY AS x(value, ord)
-    ORDER BY x.ord
+    SELECT i FROM jsonb_populate_recordset(NULL::place_trade_in, p_items) AS i
   );
   v_count integer := COALESCE(cardinality(v_items), 0);
   v_outcome text[] := array_fill(NULL::text, ARRAY[v_count]);
@@ -37,23 +36,26 @@ DECLARE
   v_accounts bigint[];
   v_houses bigint[];
   v_entry_items integer[];
-  v_claim record;
+  v_keyed integer[];
   r record;
 BEGIN
-  -- 1. Idempotency keys, in one order (user, key).
+  -- 1. Idempotency keys, claimed in one order (user, key) by the idempotency module.
+  v_keyed := ARRAY(
+    SELECT i.ordinality::integer FROM unnest(v_items) WITH ORDINALITY AS i
+    WHERE i.key IS NOT NULL ORDER BY i.ordinality
+  );
   FOR r IN
-    SELECT i.ordinality::integer AS ord, i.user_id, i.key, i.hash, i.start_time
-    FROM unnest(v_items) WITH ORDINALITY AS i
-    WHERE i.key IS NOT NULL
-    ORDER BY i.user_id, i.key
+    SELECT v_keyed[c.ord] AS item_ord, c.fresh, c.request_hash, c.status_code, c.response_body
+    FROM idempotency_claim_all(ARRAY(
+      SELECT ROW(i.user_id, i.key, i.hash, i.start_time)::idempotency_key_in
+      FROM unnest(v_items) WITH ORDINALITY AS i
+      WHERE i.key IS NOT NULL ORDER BY i.ordinality
+    )) AS c
+    WHERE NOT c.fresh
   LOOP
-    SELECT * INTO v_claim FROM idempotency_claim(r.user_id, r.key, r.hash, r.start_time);
-    IF NOT v_claim.fresh THEN
-      v_outcome[r.ord] := 'replay';
-      v_stored[r.ord] := jsonb_build_object('status', v_claim.status_code,
-                                            'body', v_claim.response_body,
-                                            'hash', v_claim.request_hash);
-    END IF;
+    v_outcome[r.item_ord] := 'replay';
+    v_stored[r.item_ord] := jsonb_build_object('status', r.status_code, 'body', r.response_body,
+                                               'hash', r.request_hash);
   END LOOP;
 
   -- 2. The accounts: each trader's, and the house shard its stake goes to; trade ids for
@@ -101,18 +103,18 @@ BEGIN
          i.expires_at
   FROM unnest(v_items) WITH ORDINALITY AS i
   WHERE v_outcome[i.ordinality] = 'placed';
-  FOR r IN
-    SELECT i.ordinality::integer AS ord, i.user_id, i.key, i.reply
+  PERFORM idempotency_complete_all(ARRAY(
+    SELECT ROW(i.user_id, i.key, 201,
+               jsonb_set(i.reply, '{data,trade,id}', to_jsonb(v_trade[i.ordinality])))
+             ::idempotency_reply_in
     FROM unnest(v_items) WITH ORDINALITY AS i
-    WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] IN ('placed', 'insufficient', 'refused')
-  LOOP
-    IF v_outcome[r.ord] = 'placed' THEN
-      PERFORM idempotency_complete(r.user_id, r.key, 201,
-        jsonb_set(r.reply, '{data,trade,id}', to_jsonb(v_trade[r.ord])));
-    ELSE
-      PERFORM idempotency_release(r.user_id, r.key);
-    END IF;
-  END LOOP;
+    WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] = 'placed'
+  ));
+  PERFORM idempotency_release_all(ARRAY(
+    SELECT ROW(i.user_id, i.key, i.hash, i.start_time)::idempotency_key_in
+    FROM unnest(v_items) WITH ORDINALITY AS i
+    WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] IN ('insufficient', 'refused')
+  ));
 
   RETURN QUERY
     SELECT i.ordinality::integer, v_outcome[i.ordinality], v_trade[i.ordinality],

@@ -9,10 +9,10 @@ import { AppError } from "../http/errors.ts";
  * first reply, in the same transaction as the work; a replay returns that reply with
  * `Idempotency-Replayed: true`; the same key with another request is a 409.
  *
- * Claiming, completing and releasing a key are the database's `idempotency_claim`,
- * `idempotency_complete` and `idempotency_release` (server/sql/functions/020_idempotency.sql):
- * `runIdempotent` calls them for every money-moving route, `place_trades` for each request
- * of its batch. The key row is inserted first in the work's transaction: a concurrent
+ * Claiming, completing and releasing keys are the database's `idempotency_claim_all`,
+ * `idempotency_complete_all` and `idempotency_release_all` (server/sql/functions/
+ * 020_idempotency.sql): `runIdempotent` calls them with one key for every money-moving
+ * route, `place_trades` with the keys of its whole batch. The key row is inserted first in the work's transaction: a concurrent
  * request with the same key waits on that row until the first commits (then replays) or
  * rolls back (then runs), so one key never does the work twice.
  */
@@ -93,7 +93,7 @@ export async function runIdempotent<Body>(
         request_hash: string;
         status_code: number;
         response_body: unknown;
-      }>("SELECT * FROM idempotency_claim($1, $2, $3, $4)", [
+      }>("SELECT * FROM idempotency_claim_all(ARRAY[ROW($1, $2, $3, $4)::idempotency_key_in])", [
         userId,
         idempotency.key,
         idempotency.requestHash,
@@ -111,12 +111,10 @@ export async function runIdempotent<Body>(
     }
     const { statusCode, body } = await work(transaction);
     if (idempotency) {
-      await transaction.query("SELECT idempotency_complete($1, $2, $3, $4::jsonb)", [
-        userId,
-        idempotency.key,
-        statusCode,
-        JSON.stringify(body),
-      ]);
+      await transaction.query(
+        "SELECT idempotency_complete_all(ARRAY[ROW($1, $2, $3, $4::jsonb)::idempotency_reply_in])",
+        [userId, idempotency.key, statusCode, JSON.stringify(body)],
+      );
     }
     return { statusCode, body, replayed: false };
   });

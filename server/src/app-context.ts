@@ -26,6 +26,8 @@ export interface AppContext {
   /** The server's Web Push identity; browsers subscribe with its public key. */
   vapidKeys: VapidKeys;
   siteContent: SiteContent;
+  /** Where receipts and identity documents are kept (DATA_DIR/uploads, checked at start). */
+  uploadsDirectory: string;
   bus: EventBus;
   marketData: MarketData;
   settlement: Settlement;

@@ -26,6 +26,7 @@ import { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import { apiRoutes } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
 import { createTradeBatcher } from "./trading/trade-batcher.ts";
+import { prepareUploadsDirectory } from "./uploads/upload-store.ts";
 import { serveWebApp } from "./web/serve-web-app.ts";
 import { startWorkers } from "./workers.ts";
 
@@ -54,6 +55,8 @@ export async function buildApp(options: {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
   const siteContent = loadSiteContent(config.CONTENT_DIR);
+  // Checked and made once, at start: a folder inside WEB_DIST_DIR would be served to anyone.
+  const uploadsDirectory = prepareUploadsDirectory(config.DATA_DIR, config.WEB_DIST_DIR);
 
   const app = Fastify({
     logger: {
@@ -117,6 +120,7 @@ export async function buildApp(options: {
     notificationDelivery: workers.notificationDelivery,
     vapidKeys,
     siteContent,
+    uploadsDirectory,
     bus,
     marketData: workers.marketData,
     settlement: workers.settlement,

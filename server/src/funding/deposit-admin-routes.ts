@@ -15,7 +15,7 @@ import { failureResponses, fileReplySchema, pageInfo, sendReply } from "../http/
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { staffTags } from "../http/staff-scope.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
-import { findUpload, sendUpload, uploadsDirectory } from "../uploads/upload-store.ts";
+import { findUpload, sendUpload } from "../uploads/upload-store.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
 import {
   adminDepositView,
@@ -28,7 +28,7 @@ import {
 /** Staff's deposits queue and decisions (in the staff scope, under /admin). */
 export async function depositAdminRoutes(staff: FastifyInstance, context: AppContext) {
   const routes = staff.withTypeProvider<ZodTypeProvider>();
-  const directory = uploadsDirectory(context.config.DATA_DIR);
+  const directory = context.uploadsDirectory;
   const tags = staffTags;
   const security = bearerSecurity;
 

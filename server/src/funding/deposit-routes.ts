@@ -13,12 +13,7 @@ import { failureResponses, fileReplySchema, sendReply } from "../http/replies.ts
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
 import { uploadsPerAccount, withUploadScope } from "../uploads/upload-scope.ts";
-import {
-  findUpload,
-  prepareUploadsDirectory,
-  receiveMultipart,
-  sendUpload,
-} from "../uploads/upload-store.ts";
+import { findUpload, receiveMultipart, sendUpload } from "../uploads/upload-store.ts";
 import {
   cancelDeposit,
   createDeposit,
@@ -32,10 +27,7 @@ import {
  * send the receipt. Money-moving calls accept Idempotency-Key; another trader's is a 404.
  */
 export async function depositRoutes(signedIn: FastifyInstance, context: AppContext) {
-  const uploadsDirectory = prepareUploadsDirectory(
-    context.config.DATA_DIR,
-    context.config.WEB_DIST_DIR,
-  );
+  const { uploadsDirectory } = context;
   const routes = signedIn.withTypeProvider<ZodTypeProvider>();
   const tags = ["funding"];
   const security = bearerSecurity;

@@ -13,7 +13,7 @@ import { notFound } from "../http/errors.ts";
 import { failureResponses, fileReplySchema, pageInfo } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { staffTags } from "../http/staff-scope.ts";
-import { findUpload, sendUpload, uploadsDirectory } from "../uploads/upload-store.ts";
+import { findUpload, sendUpload } from "../uploads/upload-store.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
 import {
   adminVerificationView,
@@ -25,7 +25,7 @@ import {
 /** Staff's identity documents queue and decisions (in the staff scope, under /admin). */
 export async function verificationAdminRoutes(staff: FastifyInstance, context: AppContext) {
   const routes = staff.withTypeProvider<ZodTypeProvider>();
-  const directory = uploadsDirectory(context.config.DATA_DIR);
+  const directory = context.uploadsDirectory;
   const tags = staffTags;
   const security = bearerSecurity;
 

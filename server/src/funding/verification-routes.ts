@@ -8,12 +8,7 @@ import { notFound } from "../http/errors.ts";
 import { failureResponses, fileReplySchema } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { uploadsPerAccount, withUploadScope } from "../uploads/upload-scope.ts";
-import {
-  findUpload,
-  prepareUploadsDirectory,
-  receiveMultipart,
-  sendUpload,
-} from "../uploads/upload-store.ts";
+import { findUpload, receiveMultipart, sendUpload } from "../uploads/upload-store.ts";
 import { findUserById } from "../users/users.ts";
 import {
   findOwnVerification,
@@ -30,10 +25,7 @@ const own_verifications_max = 20;
  * verified date, one document's file, and the upload. Another trader's document is a 404.
  */
 export async function verificationRoutes(signedIn: FastifyInstance, context: AppContext) {
-  const uploadsDirectory = prepareUploadsDirectory(
-    context.config.DATA_DIR,
-    context.config.WEB_DIST_DIR,
-  );
+  const { uploadsDirectory } = context;
   const routes = signedIn.withTypeProvider<ZodTypeProvider>();
   const tags = ["funding"];
   const security = bearerSecurity;

@@ -9,7 +9,7 @@
 // until the transaction has committed.
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { findExpiration } from "@tp/domain/catalogue";
-import { createSession } from "../server/src/auth/sessions.ts";
+import { createSession, sessionLifetimesOf } from "../server/src/auth/sessions.ts";
 import type { Queryable, QueryResult } from "../server/src/db/database.ts";
 import {
   checkLedger,
@@ -275,10 +275,13 @@ async function createTraders(count: number): Promise<{ tokens: string[]; seconds
           now,
         );
         if (!user) throw new Error(`trader ${index} already exists`);
-        const token = await createSession(transaction, user.id, now, {
-          ip: "127.0.0.1",
-          userAgent: "bench",
-        });
+        const { token } = await createSession(
+          transaction,
+          user.id,
+          now,
+          { ip: "127.0.0.1", userAgent: "bench" },
+          sessionLifetimesOf(platform.context.config),
+        );
         traders.push({ userId: user.id, token });
       }
     });
@@ -409,10 +412,17 @@ async function runSettlement(symbols: string[], deadlineMs: number) {
       expiresAtMs: Date.parse(trade.expires_at),
     });
   });
-  const lastExpiry = await database.query<{ last: Date }>(
-    "SELECT MAX(expires_at) AS last FROM trades WHERE status = 'open'",
+  const expiries = await database.query<{ first: Date; last: Date }>(
+    "SELECT MIN(expires_at) AS first, MAX(expires_at) AS last FROM trades WHERE status = 'open'",
   );
-  const targetMs = lastExpiry.rows[0]!.last.getTime() + 1;
+  const targetMs = expiries.rows[0]!.last.getTime() + 1;
+  // A live feed across the expiries (issue 11: settlement uses a price only then): a tick
+  // just before the first expiry, and the one after the last (below).
+  const beforeFirstMs = expiries.rows[0]!.first.getTime() - 500;
+  for (const [index, symbol] of symbols.entries()) {
+    offerTick(symbol, 100 + index + 0.5, beforeFirstMs);
+  }
+  await settleMicrotasks();
   probeReset();
   platform.clock.advance(targetMs - platform.clock.now().getTime());
   const clockAtStartMs = platform.clock.now().getTime();

@@ -5,6 +5,7 @@
 //   settlement   50,000 trades expiring in the same second
 //   stream       WebSocket fan-out ramp 1k → 10k sockets × 10 symbols × 4 ticks/s
 //   hot-path     GET /api/v1/user and POST /api/v1/login on PGlite (the original benchmark)
+//   lighthouse   Lighthouse mobile on the public pages (needs `npm run build` and Chromium)
 import { performance } from "node:perf_hooks";
 import { runHotPathBench } from "./hot-path.ts";
 import {
@@ -14,6 +15,7 @@ import {
   renderTable,
   waitForQuietMachine,
 } from "./lib/stats.ts";
+import { runLighthouseBench } from "./lighthouse.ts";
 import { runPlaceTradeBench } from "./place-trade.ts";
 import { runSettlementBench } from "./settlement.ts";
 import { runStreamBench } from "./stream.ts";
@@ -27,6 +29,7 @@ const benchmarks: Record<string, () => Promise<BenchResult>> = {
   settlement: runSettlementBench,
   stream: runStreamBench,
   "hot-path": runHotPathBench,
+  lighthouse: runLighthouseBench,
 };
 
 const requested = process.argv.slice(2).filter((argument) => argument !== "--");
@@ -37,7 +40,11 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
-const names = requested.length > 0 ? requested : Object.keys(benchmarks);
+// Lighthouse needs a build and a browser: it runs when named, not by default.
+const names =
+  requested.length > 0
+    ? requested
+    : Object.keys(benchmarks).filter((name) => name !== "lighthouse");
 
 console.info(
   `bench: ${names.join(", ")} | node ${process.version} | load average ${loadAverage()} | ${new Date().toISOString()}`,

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { precompressPlugin } from "./build/precompress-plugin.ts";
 import { serviceWorkerPlugin } from "./src/pwa/service-worker-plugin.ts";
 
 /** The API server of `npm run dev` (server/); the dev server forwards /api to it. */
@@ -15,20 +16,28 @@ export default defineConfig({
       source: fileURLToPath(new URL("./src/pwa/service-worker.ts", import.meta.url)),
       publicDir: fileURLToPath(new URL("./public", import.meta.url)),
     }),
+    precompressPlugin(),
   ],
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the module graph the bundle budget check walks (scripts/).
+    manifest: true,
     rollupOptions: {
       output: {
-        // Libraries change less often than the app: separate files stay cached across releases.
+        // React changes less often than the app: its own file stays cached across releases.
+        // Every other library goes where Rollup puts it: with the pages that use it, so a
+        // page downloads no library it does not need (issue 13 item 8).
         manualChunks(id: string) {
           if (!id.includes("node_modules")) return undefined;
           // The chart library loads only with the chart (a dynamic import), not on every page.
           if (/node_modules\/(lightweight-charts|fancy-canvas)\//.test(id)) return "charts";
-          return /node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)
-            ? "react"
-            : "libraries";
+          // The proof-of-work widget loads only when a form is asked for one (issue 12 item 7).
+          if (/node_modules\/altcha\//.test(id)) return "altcha";
+          if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) {
+            return "react";
+          }
+          return undefined;
         },
       },
       onwarn(warning, warn) {

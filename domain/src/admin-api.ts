@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { roleSchema, tradeViewSchema } from "./api.ts";
+import { feeBasisPointsSchema, feeFixedCentsSchema, paymentMethodFeesSchema } from "./fees.ts";
 import {
   depositStatuses,
   depositViewSchema,
@@ -14,6 +15,7 @@ import {
   withdrawalStatuses,
   withdrawalViewSchema,
 } from "./funding.ts";
+import { refuseUnsafeText, storableIsoDateTimeSchema } from "./validation.ts";
 
 /**
  * The back office's API (PRODUCT.md D7) under /api/v1/admin: request and reply shapes as zod
@@ -38,6 +40,18 @@ export const adminMessages = {
   sessionRevoked: "Session revoked",
   sessionsRevoked: "All sessions revoked",
   noReceipt: "This deposit has no receipt",
+  depositFirstApproval:
+    "First approval recorded: a second reviewer must approve before the balance is credited",
+  withdrawalFirstApproval: "First approval recorded: a second reviewer must approve and pay it out",
+  sameReviewerTwice: "You gave the first approval: a different reviewer must give the second",
+  paymentMethodChangeProposed: "Change proposed: it takes effect when a second admin confirms it",
+  paymentMethodChangeConfirmed: "Change confirmed: the payment method is updated",
+  paymentMethodChangeDiscarded: "Proposed change discarded",
+  paymentMethodChangeNotPending: "This change is no longer pending",
+  payoutReferenceRequired: "A payout reference is required",
+  payoutAfterSecondApproval:
+    "Nothing is paid before the second approval: approve without a payout reference; the second reviewer pays and records it",
+  ownChangeConfirm: "You proposed this change: a different admin must confirm it",
 } as const;
 
 /** Who a queue item belongs to (the issue: "every queue item carries the trader's id, name and e-mail"). */
@@ -50,6 +64,17 @@ export type AdminTraderRef = z.infer<typeof adminTraderRefSchema>;
 
 /** The member of staff who decided, when someone has. */
 export const adminReviewerSchema = z.object({ id: z.number().int(), email: z.string() }).nullable();
+
+/**
+ * Four eyes on a deposit or withdrawal: whether it needs two approvals (its amount is above
+ * FOUR_EYES_THRESHOLD_DOLLARS) and, once given, who gave the first and when.
+ */
+export const adminFourEyesSchema = z.object({
+  needs_second_approval: z.boolean(),
+  first_approved_by: adminReviewerSchema,
+  first_approved_at: timestamp.nullable(),
+});
+export type AdminFourEyes = z.infer<typeof adminFourEyesSchema>;
 
 export const adminPaginationSchema = z.object({
   last_page: z.number().int(),
@@ -86,6 +111,7 @@ export const adminDepositViewSchema = depositViewSchema.extend({
   reviewed_by: adminReviewerSchema,
   receipt_content_type: z.string().nullable(),
   receipt_size_bytes: z.number().int().nullable(),
+  four_eyes: adminFourEyesSchema,
 });
 export type AdminDepositView = z.infer<typeof adminDepositViewSchema>;
 
@@ -97,6 +123,7 @@ export const adminWithdrawalQuerySchema = z.object({
 export const adminWithdrawalViewSchema = withdrawalViewSchema.extend({
   trader: adminTraderRefSchema,
   reviewed_by: adminReviewerSchema,
+  four_eyes: adminFourEyesSchema,
 });
 export type AdminWithdrawalView = z.infer<typeof adminWithdrawalViewSchema>;
 
@@ -178,7 +205,7 @@ export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
 // Payment methods -----------------------------------------------------------------------
 
-export const adminPaymentMethodSchema = z.object({
+export const adminPaymentMethodSchema = paymentMethodFeesSchema.extend({
   id: z.string(),
   name: z.string(),
   kind: z.enum(paymentMethodKinds),
@@ -196,7 +223,9 @@ export type AdminPaymentMethod = z.infer<typeof adminPaymentMethodSchema>;
 const methodText = z
   .string({ error: "Must be text" })
   .trim()
-  .max(payment_method_text_length_max, `At most ${payment_method_text_length_max} characters`);
+  .max(payment_method_text_length_max, `At most ${payment_method_text_length_max} characters`)
+  // Traders copy these to pay: nothing invisible or direction-changing may hide in them.
+  .superRefine(refuseUnsafeText("line"));
 
 /**
  * PUT /admin/payment-methods/{id}: any of these; additional_details replaces the whole map.
@@ -209,6 +238,7 @@ export const updatePaymentMethodSchema = z
       .trim()
       .min(1, "Name is required")
       .max(payment_method_name_length_max, `At most ${payment_method_name_length_max} characters`)
+      .superRefine(refuseUnsafeText("line"))
       .optional(),
     is_active: z.boolean({ error: "Must be true or false" }).optional(),
     is_recommended: z.boolean({ error: "Must be true or false" }).optional(),
@@ -236,6 +266,11 @@ export const updatePaymentMethodSchema = z
         message: `At most ${payment_method_details_max} details`,
       })
       .optional(),
+    /** Fees (fees.ts): whole cents and whole basis points; 0 and 0 is no fee. */
+    deposit_fee_fixed_cents: feeFixedCentsSchema.optional(),
+    deposit_fee_basis_points: feeBasisPointsSchema.optional(),
+    withdrawal_fee_fixed_cents: feeFixedCentsSchema.optional(),
+    withdrawal_fee_basis_points: feeBasisPointsSchema.optional(),
   })
   .strict();
 export type UpdatePaymentMethodRequest = z.output<typeof updatePaymentMethodSchema>;
@@ -244,17 +279,40 @@ export function hasPaymentMethodChanges(changes: UpdatePaymentMethodRequest): bo
   return Object.values(changes).some((field) => field !== undefined);
 }
 
+/**
+ * A payment-method change one admin proposed (PUT /admin/payment-methods/{id}); it takes
+ * effect only when a second admin confirms it.
+ */
+export const paymentMethodChangeSchema = z.object({
+  id: z.number().int(),
+  payment_method_id: z.string(),
+  payment_method_name: z.string(),
+  /** The proposed fields only, as sent. */
+  changes: z.record(z.string(), z.unknown()),
+  status: z.enum(["pending", "confirmed", "discarded"]),
+  proposed_by: z.object({ id: z.number().int(), email: z.string() }),
+  proposed_at: timestamp,
+  decided_by: adminReviewerSchema,
+  decided_at: timestamp.nullable(),
+});
+export type PaymentMethodChange = z.infer<typeof paymentMethodChangeSchema>;
+
 // Audit log -----------------------------------------------------------------------------
 
 export const auditActions = [
   "admin.created",
+  "staff.created",
+  "deposit.first_approved",
   "deposit.approved",
   "deposit.rejected",
+  "withdrawal.first_approved",
   "withdrawal.paid",
   "withdrawal.rejected",
   "verification.approved",
   "verification.rejected",
   "payment_method.updated",
+  "payment_method.change_proposed",
+  "payment_method.change_discarded",
   "session.revoked",
   "sessions.revoked",
   "notification.broadcast",
@@ -271,8 +329,8 @@ export const adminAuditQuerySchema = z.object({
     .trim()
     .regex(/^[a-z_]+(:[A-Za-z0-9_.@-]+)?$/, "A target is a type, or type:id, such as deposit:12")
     .optional(),
-  from: z.iso.datetime({ offset: true, error: "from must be an ISO date-time" }).optional(),
-  to: z.iso.datetime({ offset: true, error: "to must be an ISO date-time" }).optional(),
+  from: storableIsoDateTimeSchema("from must be an ISO date-time").optional(),
+  to: storableIsoDateTimeSchema("to must be an ISO date-time").optional(),
   page,
   limit,
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorCodes } from "./error-codes.ts";
+import { roles } from "./roles.ts";
 
 /**
  * Reply shapes of /api/v1, as zod schemas: the server declares them on its routes (which
@@ -33,8 +34,8 @@ export interface ApiSuccess<T = undefined> {
   data?: T;
 }
 
-export const roleSchema = z.enum(["trader", "admin"]);
-export type Role = z.infer<typeof roleSchema>;
+export const roleSchema = z.enum(roles);
+export { isStaffRole, type Role, roleAtLeast, type StaffRole, staffRoles } from "./roles.ts";
 
 /** Dollars on the wire: a number with at most 2 decimals (cents inside the server). */
 const dollarsSchema = z.number();
@@ -62,8 +63,40 @@ export const userViewSchema = z.object({
 });
 export type UserView = z.infer<typeof userViewSchema>;
 
-export const loginDataSchema = z.object({ user: userViewSchema, token: z.string() });
+/** Signed in: the user and a bearer token (SPEC shape). */
+export const signedInDataSchema = z.object({ user: userViewSchema, token: z.string() });
+export type SignedInData = z.infer<typeof signedInDataSchema>;
+
+/** The password was right; a second factor is due (POST /login/second-factor or /login/passkey). */
+export const secondFactorStepSchema = z.object({
+  next_step: z.literal("second_factor"),
+  sign_in_token: z.string(),
+  methods: z.array(z.enum(["totp", "recovery_code", "passkey"])),
+});
+export type SecondFactorStep = z.infer<typeof secondFactorStepSchema>;
+
+/** A staff member without 2FA: set it up now (POST /login/enrol) or get no session. */
+export const enrolTotpStepSchema = z.object({
+  next_step: z.literal("enrol_totp"),
+  sign_in_token: z.string(),
+  otpauth_uri: z.string(),
+  secret: z.string(),
+});
+export type EnrolTotpStep = z.infer<typeof enrolTotpStepSchema>;
+
+/** POST /login answers one of these (issue 12's login contract). */
+export const loginDataSchema = z.union([
+  signedInDataSchema,
+  secondFactorStepSchema,
+  enrolTotpStepSchema,
+]);
 export type LoginData = z.infer<typeof loginDataSchema>;
+
+/** POST /login/enrol: signed in, with the recovery codes shown this once. */
+export const enrolledDataSchema = signedInDataSchema.extend({
+  recovery_codes: z.array(z.string()),
+});
+export type EnrolledData = z.infer<typeof enrolledDataSchema>;
 
 export const userDataSchema = z.object({ user: userViewSchema });
 
@@ -117,6 +150,8 @@ export const tradeAuditDataSchema = z.object({
     exit_ticks: z.array(priceTickSchema),
     settlement_lag_ms: z.number().int().nullable(),
     note: z.string().nullable(),
+    /** Why the stake was refunded without an exit price: nothing recorded, or the feed was down. */
+    refund_reason: z.enum(["no_price", "feed_down"]).nullable(),
   }),
 });
 
@@ -126,5 +161,10 @@ export const tradeAuditDataSchema = z.object({
  */
 export const tradingConditionsSchema = z.object({
   real_trading_on_simulated_prices: z.boolean(),
+  /**
+   * The practice balance Top-up restores (PRACTICE_BALANCE_DOLLARS): the web disables
+   * Top-up, saying why, while the balance is at or above it.
+   */
+  practice_top_up_level: dollarsSchema,
 });
 export type TradingConditions = z.infer<typeof tradingConditionsSchema>;

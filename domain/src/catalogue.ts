@@ -117,8 +117,18 @@ export const chartPrefixes: Record<OptionType, string> = {
   indices: "",
 };
 
-export function chartSymbol(asset: Asset): string {
-  return `${chartPrefixes[asset.optionType]}${asset.symbol}`;
+/** Price sources that are a real market's data: Binance directly, or relayed by Finnhub. */
+const providerSources: ReadonlySet<string> = new Set(["binance", "finnhub"]);
+
+/**
+ * The chart's title for an asset priced by `source` (issue 11, honest labels). The spec's
+ * prefix names the venue a price came from (Binance, OANDA's quotes and US exchanges are
+ * what the real feeds carry), so it is shown only when the price comes from a real
+ * provider: simulated prices, or no price yet, never carry a venue's name.
+ */
+export function chartSymbol(asset: Asset, source: string | null | undefined): string {
+  const prefix = source && providerSources.has(source) ? chartPrefixes[asset.optionType] : "";
+  return `${prefix}${asset.symbol}`;
 }
 
 /** Rounds a price to the asset's quoted precision (prices are compared exactly after this). */

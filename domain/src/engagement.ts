@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { paginationSchema } from "./api.ts";
+import { inputMessages } from "./messages.ts";
+import { refuseUnsafeText, storable_date_ms_max } from "./validation.ts";
 
 /**
  * Engagement (issue 6; SPEC §2 "Referrals" / "Notifications", §3, §4 "Notifications" /
@@ -99,6 +101,7 @@ export type ReferralList = z.infer<typeof referralListSchema>;
 export const notificationKinds = [
   "deposit_confirmed",
   "deposit_rejected",
+  "deposit_expired",
   "withdrawal_requested",
   "withdrawal_paid",
   "withdrawal_rejected",
@@ -191,7 +194,12 @@ export const pushSubscriptionSchema = z.object(
       .string({ error: engagementMessages.pushEndpointInvalid })
       .max(push_endpoint_length_max, engagementMessages.pushEndpointInvalid)
       .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/, engagementMessages.pushEndpointInvalid),
-    expirationTime: z.number().nullish(),
+    /** Milliseconds since 1970, bounded to dates the database stores (a browser sends any). */
+    expirationTime: z
+      .number({ error: inputMessages.dateOutOfRange })
+      .min(0, inputMessages.dateOutOfRange)
+      .max(storable_date_ms_max, inputMessages.dateOutOfRange)
+      .nullish(),
     keys: z.object(
       {
         /** The browser's P-256 public key: 65 bytes uncompressed, base64url (87 characters). */
@@ -260,12 +268,15 @@ export const broadcastSchema = z.object({
     .string({ error: engagementMessages.titleRequired })
     .trim()
     .min(1, engagementMessages.titleRequired)
-    .max(broadcast_title_length_max, engagementMessages.titleTooLong),
+    .max(broadcast_title_length_max, engagementMessages.titleTooLong)
+    .superRefine(refuseUnsafeText("line")),
   message: z
     .string({ error: engagementMessages.messageRequired })
     .trim()
     .min(1, engagementMessages.messageRequired)
-    .max(broadcast_message_length_max, engagementMessages.messageTooLong),
+    .max(broadcast_message_length_max, engagementMessages.messageTooLong)
+    // A message may span lines; nothing invisible or direction-changing may hide in it.
+    .superRefine(refuseUnsafeText("multiline")),
   user_id: z
     .number({ error: engagementMessages.userIdInvalid })
     .int(engagementMessages.userIdInvalid)

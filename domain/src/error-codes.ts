@@ -60,6 +60,26 @@ export const errorCodes = [
   "IDENTITY_NOT_VERIFIED",
   /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
   "PROVIDER_UNAVAILABLE",
+  /** A sign-in or step-up code (TOTP or recovery code) that is wrong, used or expired. */
+  "SECOND_FACTOR_INVALID",
+  /** A sign-in step (second factor, enrolment, passkey ceremony) that is unknown, used or expired. */
+  "AUTH_CHALLENGE_INVALID",
+  /** Money leaving or a change of the account's keys without a fresh second factor (step-up). */
+  "STEP_UP_REQUIRED",
+  /**
+   * A passkey's answer that does not verify: wrong origin, challenge, signature or counter,
+   * or a passkey that is unknown, removed or not this account's.
+   */
+  "PASSKEY_INVALID",
+  /**
+   * Sign-in, forgot-password or resend for an account with too many recent attempts, without a
+   * solved (fresh, unused) ALTCHA proof of work: fetch GET /challenge, solve it, send `altcha`.
+   */
+  "CHALLENGE_REQUIRED",
+  /** A second approval by the staff member who gave the first (four eyes need two people). */
+  "SECOND_APPROVER_REQUIRED",
+  /** Confirm or discard of a payment-method change that is no longer pending. */
+  "PAYMENT_METHOD_CHANGE_NOT_PENDING",
   /** Our own failure; the reply says only "Internal Server Error". */
   "INTERNAL",
 ] as const;

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { paymentMethodFeesSchema } from "./fees.ts";
 import { centsFromDollars, formatUsdFromCents } from "./money.ts";
+import { refuseUnsafeText, textProblem } from "./validation.ts";
 
 /**
  * Funding (SPEC §2 "Funding flow" / "Withdrawal", §3, §4, §5, §8, §9; PRODUCT.md D4, D9):
@@ -24,6 +26,13 @@ export const fundingMessages = {
   // SPEC §5 "Payment method" (shown on the method list)
   methodUnavailableNotice:
     "Payment Method Unavailable: This payment method is currently unavailable.",
+  // Issue 13 item 2: no method at all is usable (a new platform before the operator sets one up)
+  noDepositMethods: "No deposit methods are available yet",
+  noDepositMethodsReason:
+    "The platform has not set up a way to pay in yet. Please check back later or contact support; your practice account is ready to use meanwhile.",
+  noWithdrawalMethods: "No withdrawal methods are available yet",
+  noWithdrawalMethodsReason:
+    "The platform has not set up a way to pay out yet. Your balance is safe; please check back later or contact support.",
   // SPEC §8 "Empty or other"
   addressCopied: "Address copied!",
   copiedToClipboard: "Copied to clipboard!",
@@ -57,6 +66,7 @@ export const fundingMessages = {
   depositCreated: "Deposit created. Make the payment, then upload the receipt.",
   depositCancelled: "Deposit cancelled",
   depositNotAwaitingPayment: "This deposit is no longer awaiting payment",
+  depositExpired: "This deposit expired unpaid. Start a new one if you still want to deposit.",
   transactionHashRequired: "Transaction hash is required",
   transactionHashMismatch: "The transaction hash does not match this deposit",
   receiptRequired: "Please choose the receipt file",
@@ -72,6 +82,13 @@ export const fundingMessages = {
   withdrawalRequested: "Withdrawal request submitted. It is normally processed within 24-48 hours.",
   withdrawalCancelled: "Withdrawal cancelled",
   withdrawalNotPending: "This withdrawal is no longer pending",
+  withdrawalConfirmLinkInvalid:
+    "This confirmation link is invalid or has expired. Request the withdrawal again if you still want it.",
+  withdrawalConfirmed:
+    "Withdrawal confirmed. It is now with our team and normally processed within 24-48 hours.",
+  withdrawalAlreadyConfirmed: "This withdrawal is already confirmed",
+  withdrawalConfirmByEmail:
+    "We have e-mailed you a link: open it to confirm this withdrawal. Until then it is not sent for processing.",
   insufficientBalance: "Insufficient balance",
   emailNotVerified:
     "Please verify your email address before requesting a withdrawal. Check your inbox for the verification link.",
@@ -165,15 +182,32 @@ export const payment_method_detail_key_length_max = 40;
 // ---------------------------------------------------------------------------------------
 // States (SPEC §4, PRODUCT.md D4, D7)
 
-/** awaiting_payment → under_review → confirmed | rejected; awaiting_payment → cancelled. */
+/**
+ * awaiting_payment → under_review → confirmed | rejected; awaiting_payment → cancelled (by
+ * the trader) | expired (unpaid after DEPOSIT_PAYMENT_WINDOW_HOURS).
+ */
 export const depositStatuses = [
   "awaiting_payment",
   "under_review",
   "confirmed",
   "rejected",
   "cancelled",
+  "expired",
 ] as const;
 export type DepositStatus = (typeof depositStatuses)[number];
+
+/**
+ * A trader may have this many deposits awaiting payment at once. The cap never traps: the
+ * message says where to continue or cancel one, and unpaid ones expire by themselves.
+ */
+export const awaiting_deposits_max = 10;
+export const tooManyAwaitingDepositsMessage = `You have ${awaiting_deposits_max} deposits awaiting payment. Continue (upload the payment proof) or cancel one in your Transaction History; unpaid deposits also expire by themselves.`;
+
+/**
+ * How long staff normally take with a confirmed withdrawal ("normally processed within
+ * 24-48 hours"): the timeline's expected time of the decision.
+ */
+export const withdrawal_processing_hours_max = 48;
 
 /** pending → paid | rejected (hold released); pending → cancelled by the trader. */
 export const withdrawalStatuses = ["pending", "paid", "rejected", "cancelled"] as const;
@@ -283,6 +317,9 @@ function checkDetail(field: string, raw: unknown): { text: string; message: stri
   const text = typeof raw === "string" ? raw.trim() : "";
   if (text.length === 0) return { text, message: requiredDetailMessages[field]! };
   if (text.length > withdrawal_detail_length_max) return { text, message: m.fieldTooLong };
+  // Staff read these to pay by hand: nothing invisible or direction-changing may hide in them.
+  const problem = textProblem(text, "line");
+  if (problem) return { text, message: problem };
   if (field === "wallet_address" && !walletAddressPattern.test(text)) {
     return { text, message: m.walletAddressInvalid };
   }
@@ -384,17 +421,25 @@ export const rejectSchema = z.object({
     .string({ error: "A reason is required" })
     .trim()
     .min(1, { message: "A reason is required" })
-    .max(review_text_length_max, { message: "The reason is too long" }),
+    .max(review_text_length_max, { message: "The reason is too long" })
+    // The trader reads it: it may span lines, but nothing invisible may hide in it.
+    .superRefine(refuseUnsafeText("multiline")),
 });
 export type RejectRequest = z.output<typeof rejectSchema>;
 
-/** Approve a withdrawal: it has been paid out under this reference. */
+/**
+ * Approve a withdrawal: it has been paid out under this reference. Above the four-eyes
+ * threshold the first approval carries no reference (nothing is paid yet); the second
+ * reviewer pays and gives it.
+ */
 export const approveWithdrawalSchema = z.object({
   payout_reference: z
     .string({ error: "A payout reference is required" })
     .trim()
     .min(1, { message: "A payout reference is required" })
-    .max(review_text_length_max, { message: "The payout reference is too long" }),
+    .max(review_text_length_max, { message: "The payout reference is too long" })
+    .superRefine(refuseUnsafeText("line"))
+    .optional(),
 });
 export type ApproveWithdrawalRequest = z.output<typeof approveWithdrawalSchema>;
 
@@ -404,8 +449,11 @@ export type ApproveWithdrawalRequest = z.output<typeof approveWithdrawalSchema>;
 const dollars = z.number();
 const timestamp = z.string();
 
-/** GET /payment-methods: one method as a trader sees it. */
-export const paymentMethodViewSchema = z.object({
+/**
+ * GET /payment-methods: one method as a trader sees it, with its deposit and withdrawal fee
+ * (fees.ts: the forms compute the fee shown with the server's own function).
+ */
+export const paymentMethodViewSchema = paymentMethodFeesSchema.extend({
   id: z.string(),
   name: z.string(),
   kind: z.enum(paymentMethodKinds),
@@ -421,12 +469,30 @@ export type PaymentMethodView = z.infer<typeof paymentMethodViewSchema>;
 
 export const paymentMethodListDataSchema = z.array(paymentMethodViewSchema);
 
+/**
+ * The live price a crypto deposit's amount in the coin is worked out from (issue 13): a
+ * real feed's newest tick, never a simulated one. Prices are quoted in USDT per coin.
+ */
+export const coinPriceSchema = z.object({
+  /** Catalogue symbol, e.g. BTCUSDT. */
+  symbol: z.string(),
+  coin: z.string(),
+  quote_currency: z.literal("USDT"),
+  price: z.number(),
+  at: timestamp,
+  /** The feed it came from, e.g. "binance". */
+  source: z.string(),
+});
+export type CoinPrice = z.infer<typeof coinPriceSchema>;
+
 /** GET /payment-methods/{id}/wallet. */
 export const walletDataSchema = z.object({
   payment_method_id: z.string(),
   name: z.string(),
   wallet_address: z.string(),
   instructions: z.array(z.string()),
+  /** The coin's live price, or null when only a simulated (or no, or a stale) price exists. */
+  coin_price: coinPriceSchema.nullable(),
 });
 export type WalletData = z.infer<typeof walletDataSchema>;
 
@@ -436,9 +502,15 @@ export const depositViewSchema = z.object({
   payment_method_id: z.string(),
   method: z.string(),
   status: z.enum(depositStatuses),
+  /** The fee, fixed when the deposit was created (fees.ts: taken out of the amount). */
+  fee: dollars,
+  /** What is credited to the real balance on approval: amount − fee. */
+  net_amount: dollars,
   /** The server-made reference the trader puts in the payment memo. */
   transaction_hash: z.string(),
   created_at: timestamp,
+  /** While awaiting payment: when it expires unpaid (DEPOSIT_PAYMENT_WINDOW_HOURS). */
+  payment_expires_at: timestamp,
   has_receipt: z.boolean(),
   receipt_uploaded_at: timestamp.nullable(),
   reviewed_at: timestamp.nullable(),
@@ -456,20 +528,70 @@ export type CreateDepositData = z.infer<typeof createDepositDataSchema>;
 
 export const depositDataSchema = z.object({ deposit: depositViewSchema });
 
+/**
+ * A withdrawal's timeline (issue 13): what happened, each with its time, and the step
+ * expected next with the time it is expected by. `processed` is the one step that is not
+ * yet known to be paid or rejected.
+ */
+export const withdrawalTimelineSteps = [
+  "requested",
+  "confirmed",
+  "under_review",
+  "processed",
+  "paid",
+  "rejected",
+  "cancelled",
+] as const;
+export type WithdrawalTimelineStep = (typeof withdrawalTimelineSteps)[number];
+
+export const withdrawalTimelineEntrySchema = z.object({
+  step: z.enum(withdrawalTimelineSteps),
+  /** When it happened; null for the step still expected. */
+  at: timestamp.nullable(),
+  /** For the step still expected: the time it is expected by. */
+  expected_by: timestamp.nullable(),
+  /** The reason of a rejection, the payout reference, who cancelled. */
+  note: z.string().nullable(),
+});
+export type WithdrawalTimelineEntry = z.infer<typeof withdrawalTimelineEntrySchema>;
+
+export const withdrawalTimelineLabels: Record<WithdrawalTimelineStep, string> = {
+  requested: "Requested",
+  confirmed: "Confirmed by e-mail",
+  under_review: "Under review",
+  processed: "Paid or rejected",
+  paid: "Paid",
+  rejected: "Rejected",
+  cancelled: "Cancelled",
+};
+
 export const withdrawalViewSchema = z.object({
   id: z.number().int(),
   amount: dollars,
   payment_method_id: z.string(),
   method: z.string(),
   status: z.enum(withdrawalStatuses),
+  /** The fee, fixed when the withdrawal was requested (fees.ts: taken out of the amount). */
+  fee: dollars,
+  /** What is paid out: amount − fee (the whole amount leaves the balance). */
+  net_amount: dollars,
   transaction_hash: z.string(),
   withdrawal_details: z.record(z.string(), z.union([z.string(), z.number()])),
   created_at: timestamp,
   reviewed_at: timestamp.nullable(),
   rejection_reason: z.string().nullable(),
   payout_reference: z.string().nullable(),
+  /** Null while it waits for the trader's e-mailed link (issue 12); staff see it only after. */
+  email_confirmed_at: timestamp.nullable(),
+  timeline: z.array(withdrawalTimelineEntrySchema),
 });
 export type WithdrawalView = z.infer<typeof withdrawalViewSchema>;
+
+/** POST /withdrawals/confirm: the token from the e-mailed link. */
+export const confirmWithdrawalSchema = z.object({
+  token: z.string().min(1, { error: "The confirmation link has no token" }).max(200),
+});
+export type ConfirmWithdrawalRequest = z.output<typeof confirmWithdrawalSchema>;
 
 /** POST /withdrawals → 201. */
 export const createWithdrawalDataSchema = z.object({
@@ -513,6 +635,10 @@ export const transactionRowSchema = z.object({
   method: z.string(),
   payment_method_id: z.string(),
   amount: dollars,
+  /** The fee fixed when the request was made; 0 when the method has none. */
+  fee: dollars,
+  /** amount − fee: credited for a deposit, paid out for a withdrawal. */
+  net_amount: dollars,
   status: z.union([z.enum(depositStatuses), z.enum(withdrawalStatuses)]),
   /** The deposit's or withdrawal's transaction_hash. */
   transactionId: z.string(),

@@ -13,6 +13,8 @@ import { z } from "zod";
  *   GET /crypto-news?page=N         → apiSuccess(cryptoNewsPageSchema)   N ≥ 1, default 1
  *   GET /crypto-market-data?limit=N → apiSuccess(cryptoMarketDataSchema) 1 ≤ N ≤ 100, default 20
  * Public:
+ *   GET /market-info/providers                → apiSuccess(marketInfoProvidersSchema)
+ *   GET /crypto-market-data/images/{id}       → a listed coin's logo (PNG, JPEG, GIF or WebP)
  *   GET /site-content/galleries/{name}        → apiSuccess(galleryListingSchema)
  *   GET /site-content/galleries/{name}/{file} → the image bytes
  */
@@ -34,6 +36,12 @@ export const marketInfoMessages = {
     "Crypto news is unavailable right now: the news provider could not be reached. Please try again later.",
   cryptoMarketUnavailable:
     "Crypto market data is unavailable right now: the market data provider could not be reached. Please try again later.",
+  cryptoNewsNotConfigured:
+    "Crypto news is not set up on this platform: the operator has not configured a news provider.",
+  cryptoMarketNotConfigured:
+    "Crypto market data is not set up on this platform: the operator has not configured a market data provider.",
+  coinImageUnavailable:
+    "This coin's logo is unavailable right now: the image provider could not be reached.",
 } as const;
 
 /** Web texts of SPEC §8 for the same situations ("No data available", "Failed to load news"). */
@@ -135,6 +143,28 @@ export const cryptoMarketDataSchema = z.object({
   data: z.array(marketDataItemSchema),
 });
 export type CryptoMarketData = z.infer<typeof cryptoMarketDataSchema>;
+
+/**
+ * Which optional providers this platform has set up (GET /market-info/providers, public).
+ * The web app hides the pages of a provider that is not set up instead of linking to an
+ * error: crypto news and market data need COINMARKETCAP_API_KEY (or a provider URL of the
+ * operator's own); blockchain stats need no key.
+ */
+export const marketInfoProvidersSchema = z.object({
+  blockchain_stats: z.boolean(),
+  crypto_news: z.boolean(),
+  crypto_market: z.boolean(),
+});
+export type MarketInfoProviders = z.infer<typeof marketInfoProvidersSchema>;
+
+/**
+ * A coin's logo, served by our own server (SPEC §7 "coin images … by id"): the server fetches
+ * it from the provider's image host for ids of the current listing only, checks it is an
+ * image, and caches it. The page's CSP then needs no outside image host.
+ */
+export function coinImagePath(coinId: number): string {
+  return `/api/v1/crypto-market-data/images/${coinId}`;
+}
 
 /** The galleries of the public site (SPEC §2: /legal-documents, /confirmation, /financial-statement). */
 export const galleryNames = ["legal-documents", "confirmation", "financial-statement"] as const;

@@ -66,5 +66,23 @@ export const siteContentSchema = z.object({
 
 export type SiteContent = z.infer<typeof siteContentSchema>;
 
-export const defaultRiskWarning =
-  "Trading binary options and CFDs involves a high risk of losing your money. Only trade with money you can afford to lose. Past performance does not guarantee future results.";
+/**
+ * The company description of the shipped sample copy (content/site.json). While the site
+ * still shows it, the operator's setup checklist says the content is not published yet.
+ */
+export const sample_company_description =
+  "TradePlatform is sample copy for a web trading platform. The operator replaces this text with its own company facts.";
+
+/** Whether the content is still the shipped sample, and how many ways to reach support it gives. */
+export function siteContentReadiness(content: SiteContent): {
+  sample_copy: boolean;
+  contact_channels: number;
+} {
+  const { general_email, help_center_url, ticket_url } = content.contact;
+  return {
+    sample_copy: content.company.description.trim() === sample_company_description,
+    contact_channels: [general_email, help_center_url, ticket_url].filter(Boolean).length,
+  };
+}
+
+export { defaultRiskWarning } from "./risk-warning.ts";

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { countries, DEFAULT_COUNTRY } from "../src/countries.ts";
+import { inputMessages } from "../src/messages.ts";
 import {
   fieldErrorsFrom,
+  isStorableDate,
   loginSchema,
   validationMessages as m,
   registerSchema,
   resetPasswordSchema,
+  storableDateSchema,
+  textProblem,
   updatePasswordSchema,
   updateProfileSchema,
 } from "../src/validation.ts";
@@ -97,7 +101,9 @@ describe("registration", () => {
     ["alllower1", m.passwordInvalid],
     ["ALLUPPER1", m.passwordInvalid],
     ["NoDigitsHere", m.passwordInvalid],
-    ["Symbols1!", m.passwordInvalid],
+    ["correct horse battery staple", m.passwordInvalid],
+    ["Tab\tinside1", m.passwordCharactersInvalid],
+    [`Aa1${"x".repeat(126)}`, m.passwordTooLong],
     ["", m.passwordRequired],
   ])("password %j → %s", (password, message) => {
     const errors = errorsOf(registerSchema, {
@@ -106,6 +112,21 @@ describe("registration", () => {
       password_confirmation: password,
     });
     expect(errors).toEqual({ password: [message] });
+  });
+
+  // ASVS V6: any printable character, spaces and any script; 128 characters (code points).
+  it.each([
+    "Passw0rd!",
+    "Tr0ub4dor&3xtra",
+    "Correct horse battery staple 9",
+    "Пароль2026ок",
+    "Ωmega straße 7Ä",
+    `Aa1${"x".repeat(125)}`,
+    `Aa1${"😀".repeat(125)}`,
+  ])("password %j passes the rule", (password) => {
+    expect(
+      errorsOf(registerSchema, { ...valid, password, password_confirmation: password }),
+    ).toEqual({});
   });
 
   it("a mismatch lands on the confirmation", () => {
@@ -234,5 +255,52 @@ describe("password confirmation alongside other errors", () => {
       current_password: [m.currentPasswordRequired],
       password_confirmation: [m.passwordsMismatch],
     });
+  });
+});
+
+describe("the text rule every field obeys (issue 12)", () => {
+  it("refuses NUL and unpaired surrogates everywhere, keeps real characters", () => {
+    expect(textProblem("a\u0000b", "any")).toBe(inputMessages.textNul);
+    expect(textProblem("a\uD800b", "any")).toBe(inputMessages.textUnpairedSurrogate);
+    expect(textProblem("a\uDC00", "any")).toBe(inputMessages.textUnpairedSurrogate);
+    expect(textProblem("\uDC00\uD800", "any")).toBe(inputMessages.textUnpairedSurrogate);
+    // A pair is one real character (an emoji); bidi and tabs are not refused by "any".
+    expect(textProblem("ok \uD83D\uDE00 \u202E\t", "any")).toBeNull();
+  });
+
+  it("refuses bidi controls and control characters in text people read", () => {
+    for (const bidi of ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2069"]) {
+      expect(textProblem(`pay ${bidi}me`, "line")).toBe(inputMessages.textBidiControl);
+      expect(textProblem(`pay ${bidi}me`, "multiline")).toBe(inputMessages.textBidiControl);
+    }
+    for (const control of ["\u0007", "\u001B", "\u007F", "\u0085", "\u009F", "\t", "\n"]) {
+      expect(textProblem(`a${control}b`, "line"), JSON.stringify(control)).toBe(
+        inputMessages.textControl,
+      );
+    }
+    expect(textProblem("line one\r\n\tline two", "multiline")).toBeNull();
+    expect(textProblem("a\u001Bb", "multiline")).toBe(inputMessages.textControl);
+    expect(textProblem("Zoë Ñandú 李", "line")).toBeNull();
+  });
+
+  it("the forms' schemas apply it with one message per field", () => {
+    expect(errorsOf(registerSchema, { ...valid, first_name: "Ad\u202Ea" }).first_name).toEqual([
+      inputMessages.textBidiControl,
+    ]);
+    expect(errorsOf(loginSchema, { email: "a\u0000@b.co", password: "x" }).email).toEqual([
+      inputMessages.textNul,
+    ]);
+    expect(errorsOf(loginSchema, { email: "a@b.co", password: "Se\uD800cret1" }).password).toEqual([
+      inputMessages.textUnpairedSurrogate,
+    ]);
+  });
+
+  it("dates stay within the years PostgreSQL and JavaScript both store", () => {
+    expect(isStorableDate(new Date("0001-01-01T00:00:00Z"))).toBe(true);
+    expect(isStorableDate(new Date("9999-12-31T23:59:59.999Z"))).toBe(true);
+    expect(isStorableDate(new Date("0000-12-31T23:59:59.999Z"))).toBe(false);
+    expect(isStorableDate(new Date("+010000-01-01T00:00:00Z"))).toBe(false);
+    expect(isStorableDate(new Date(Number.NaN))).toBe(false);
+    expect(storableDateSchema.safeParse("-004714-01-01").success).toBe(false);
   });
 });

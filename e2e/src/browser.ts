@@ -73,7 +73,7 @@ export async function openSession(
   browser: Browser,
   baseUrl: string,
   viewport: Viewport = viewports.desktop,
-  options: { userAgent?: string } = {},
+  options: { userAgent?: string; blockServiceWorkers?: boolean } = {},
 ): Promise<BrowserSession> {
   const context = await browser.newContext({
     baseURL: baseUrl,
@@ -81,6 +81,9 @@ export async function openSession(
     locale: "en-US",
     // Another browser's user agent (the Safari install hint), on the same Chromium.
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    // A test that rewrites API replies (page.route) must see the page's own requests: the
+    // app's service worker would otherwise fetch them out of Playwright's reach.
+    ...(options.blockServiceWorkers ? { serviceWorkers: "block" as const } : {}),
   });
   // Waits end well before the test's own timeout, so a failure names the missing element.
   context.setDefaultTimeout(15_000);

@@ -1,4 +1,5 @@
 import { FakeProviders, fixture } from "../../server/test/support/fake-providers.ts";
+import { receiptPng } from "./funding.ts";
 
 /**
  * The outside market-information providers for browser journeys: the server suite's local
@@ -11,6 +12,8 @@ import { FakeProviders, fixture } from "../../server/test/support/fake-providers
 export const news_path = "/v1/content/latest";
 export const listings_path = "/v1/cryptocurrency/listings/latest";
 export const stats_path = "/stats";
+/** CoinMarketCap's logo host's path; the server asks `${coin_images_path}${id}.png`. */
+export const coin_images_path = "/static/img/coins/64x64/";
 
 /** The recorded news pages: ten articles, then a short last page of three. */
 export const news_page_1 = fixture("coinmarketcap-content-latest-page-1.json") as NewsFixture;
@@ -31,6 +34,15 @@ export async function startFakeMarketProviders(): Promise<FakeProviders> {
   }));
   fake.on(listings_path, { kind: "json", body: fixture("coinmarketcap-listings-latest.json") });
   fake.on(stats_path, { kind: "json", body: fixture("blockchain-info-stats.json") });
+  // A real 64×64 PNG for every listed coin, as the logo host serves them.
+  const listed = fixture("coinmarketcap-listings-latest.json") as { data: Array<{ id: number }> };
+  for (const coin of listed.data) {
+    fake.on(`${coin_images_path}${coin.id}.png`, {
+      kind: "bytes",
+      body: receiptPng(64, 64),
+      contentType: "image/png",
+    });
+  }
   return fake;
 }
 
@@ -40,6 +52,7 @@ export function fakeMarketProvidersEnv(fake: FakeProviders): Record<string, stri
     CRYPTO_NEWS_URL: fake.url(news_path),
     CRYPTO_MARKET_URL: fake.url(listings_path),
     BLOCKCHAIN_STATS_URL: fake.url(stats_path),
+    COIN_IMAGE_URL: fake.url(`${coin_images_path}{id}.png`),
     COINMARKETCAP_API_KEY: fake_api_key,
   };
 }

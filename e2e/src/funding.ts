@@ -1,4 +1,7 @@
 import { deflateSync } from "node:zlib";
+import { createStaff } from "@tp/server/admin/first-admin";
+import { hashPassword } from "@tp/server/auth/passwords";
+import { signInWithSecondFactor } from "@tp/server/testing/second-factor-sign-in";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import { type ApiReply, api } from "./platform.ts";
 
@@ -108,17 +111,13 @@ function expectStatus(reply: ApiReply, status: number, what: string): ApiReply {
   return reply;
 }
 
+/** Signs anyone in by the API, through the second factor when the account has one (staff). */
 export async function signInByApi(
   platform: TestPlatform,
   email: string,
   password: string,
 ): Promise<string> {
-  const reply = expectStatus(
-    await api(platform, "POST", "/login", { body: { email, password } }),
-    200,
-    `signing in ${email}`,
-  );
-  return reply.body.data.token as string;
+  return (await signInWithSecondFactor(platform, email, password)).token;
 }
 
 /** POSTs a multipart form with one file, as the browser's forms do. */
@@ -140,7 +139,62 @@ export async function postForm(
   return { status: reply.status, body: await reply.json() };
 }
 
-/** Staff configure Bitcoin (address, instructions, recommended) through the admin API. */
+/**
+ * The second pair of eyes: an admin other than the first, for the steps four eyes give to a
+ * different person (confirming a payment-method change, the second approval of a large
+ * deposit). Made as `npm run admin -- create --role admin` makes staff, on the platform's
+ * database, once per platform; signed in through `signInByApi` like every staff member.
+ */
+export const second_admin = {
+  email: "second-admin@example.test",
+  password: "Backoffice2026b",
+} as const;
+
+const second_admins = new WeakMap<TestPlatform, Promise<string>>();
+
+export function secondAdminTokenByApi(platform: TestPlatform): Promise<string> {
+  let token = second_admins.get(platform);
+  if (!token) {
+    token = (async () => {
+      const passwordHash = await hashPassword(second_admin.password);
+      await platform.database.transaction((transaction) =>
+        createStaff(
+          transaction,
+          second_admin.email,
+          passwordHash,
+          "admin",
+          { userId: null, label: "e2e", ip: null },
+          platform.clock.now(),
+        ),
+      );
+      return signInByApi(platform, second_admin.email, second_admin.password);
+    })();
+    second_admins.set(platform, token);
+  }
+  return token;
+}
+
+/** A second admin confirms every payment-method change waiting for one. */
+export async function confirmPendingChangesByApi(platform: TestPlatform): Promise<void> {
+  const token = await secondAdminTokenByApi(platform);
+  const pending = expectStatus(
+    await api(platform, "GET", "/admin/payment-method-changes", { token }),
+    200,
+    "listing pending payment-method changes",
+  );
+  for (const change of pending.body.data as Array<{ id: number }>) {
+    expectStatus(
+      await api(platform, "POST", `/admin/payment-method-changes/${change.id}/confirm`, { token }),
+      200,
+      `confirming payment-method change ${change.id}`,
+    );
+  }
+}
+
+/**
+ * Staff configure Bitcoin (address, instructions, recommended) through the admin API: one
+ * admin proposes the change, a second confirms it.
+ */
 export async function configureBitcoinByApi(
   platform: TestPlatform,
   staffToken: string,
@@ -154,9 +208,10 @@ export async function configureBitcoinByApi(
         is_recommended: true,
       },
     }),
-    200,
-    "configuring bitcoin",
+    202,
+    "proposing the bitcoin configuration",
   );
+  await confirmPendingChangesByApi(platform);
 }
 
 /** A Bitcoin deposit with its receipt, approved by staff: the real balance holds `amount`. */
@@ -186,11 +241,21 @@ export async function approvedDepositByApi(
     200,
     "uploading the receipt",
   );
-  expectStatus(
+  const approved = expectStatus(
     await api(platform, "POST", `/admin/deposits/${deposit_id}/approve`, { token: staffToken }),
     200,
     "approving the deposit",
   );
+  if (approved.body.data.deposit.status === "under_review") {
+    // Above the four-eyes threshold: a second admin gives the second approval.
+    expectStatus(
+      await api(platform, "POST", `/admin/deposits/${deposit_id}/approve`, {
+        token: await secondAdminTokenByApi(platform),
+      }),
+      200,
+      "giving the deposit its second approval",
+    );
+  }
 }
 
 /** An identity document uploaded by the trader and approved by staff. */

@@ -5,7 +5,6 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { type ManualClock, systemClock } from "@tp/server/clock";
-import { SimulatedFeed } from "@tp/server/feeds/simulated-feed";
 import type { Feed } from "@tp/server/feeds/tick";
 import { startTestPlatform, type TestPlatform } from "@tp/server/testing/test-platform";
 
@@ -16,10 +15,13 @@ export const web_dist_dir = fileURLToPath(new URL("../../web/dist/", import.meta
 export const emailed_origin = "http://localhost:3000";
 
 /** The real server over a fresh database, with SMTP capture, serving the built web app. */
-export async function startBrowserPlatform(kind: "pglite" | "postgres"): Promise<TestPlatform> {
+export async function startBrowserPlatform(
+  kind: "pglite" | "postgres",
+  env: Record<string, string> = {},
+): Promise<TestPlatform> {
   const webCopy = await snapshotWebDist();
   try {
-    const platform = await startTestPlatform(kind, { webDistDir: webCopy });
+    const platform = await startTestPlatform(kind, { webDistDir: webCopy, env });
     const close = platform.close.bind(platform);
     platform.close = async () => {
       await close();
@@ -45,9 +47,10 @@ export async function startLiveBrowserPlatform(kind: "pglite" | "postgres"): Pro
   return startProxiedBrowserPlatform(kind, {
     // Never advanced: the suite waits for real expiries.
     clock: systemClock as unknown as ManualClock,
-    // The simulator over the whole catalogue: what FEED_SOURCES' default builds
-    // (startTestPlatform takes a list of feeds, not "from-config").
-    feeds: [new SimulatedFeed({ clock: systemClock, seed: 1 })],
+    // The feeds as a fresh install builds them (the simulator over the whole catalogue),
+    // with its deterministic past: charts have a day of history from the first minute.
+    feeds: "from-config",
+    env: { PRICE_HISTORY_HOURS: "25" },
   });
 }
 
@@ -58,12 +61,22 @@ export async function startLiveBrowserPlatform(kind: "pglite" | "postgres"): Pro
  */
 export async function startProxiedBrowserPlatform(
   kind: "pglite" | "postgres",
-  options: { env?: Record<string, string>; clock?: ManualClock; feeds?: Feed[] } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: ManualClock;
+    feeds?: Feed[] | "from-config";
+    /**
+     * The host PUBLIC_URL names (same port). "localhost" while the browser opens
+     * 127.0.0.1 (`baseUrl`) is the same-origin case of issue 11: the page's own address must
+     * be accepted by the stream even though it is not PUBLIC_URL.
+     */
+    publicHost?: "127.0.0.1" | "localhost";
+  } = {},
 ): Promise<TestPlatform> {
   const webCopy = await snapshotWebDist();
   const proxy = await startPassThroughProxy();
   try {
-    const publicUrl = `http://127.0.0.1:${proxy.port}`;
+    const publicUrl = `http://${options.publicHost ?? "127.0.0.1"}:${proxy.port}`;
     const platform = await startTestPlatform(kind, {
       webDistDir: webCopy,
       ...(options.clock ? { clock: options.clock } : {}),
@@ -71,7 +84,7 @@ export async function startProxiedBrowserPlatform(
       env: { ...options.env, PUBLIC_URL: publicUrl },
     });
     proxy.forwardTo(Number(new URL(platform.baseUrl).port));
-    platform.baseUrl = publicUrl;
+    platform.baseUrl = `http://127.0.0.1:${proxy.port}`;
     const close = platform.close.bind(platform);
     platform.close = async () => {
       await proxy.close();

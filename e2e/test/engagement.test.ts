@@ -127,7 +127,7 @@ describeBrowser.each(databaseKindsUnderTest())(
       const session = await openSession(browser, platform.baseUrl, viewport);
       await session.page.goto(start);
       await expectPath(session.page, "/account/sign-in");
-      await new SignInPage(session.page).signIn(email, password);
+      await new SignInPage(session.page).signInThroughSecondFactor(platform, email, password);
       await expectPath(session.page, start);
       return session;
     }

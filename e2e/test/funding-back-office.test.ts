@@ -17,6 +17,7 @@ import {
   approvedDepositByApi,
   approvedIdentityByApi,
   configureBitcoinByApi,
+  confirmPendingChangesByApi,
   filePayload,
   identityPdf,
   platform_btc_address,
@@ -123,7 +124,7 @@ describeBrowser.each(databaseKindsUnderTest())(
       const session = await openSession(browser, platform.baseUrl, viewport);
       await session.page.goto(start);
       await expectPath(session.page, "/account/sign-in");
-      await new SignInPage(session.page).signIn(email, password);
+      await new SignInPage(session.page).signInThroughSecondFactor(platform, email, password);
       await expectPath(session.page, start);
       return session;
     }
@@ -201,18 +202,16 @@ describeBrowser.each(databaseKindsUnderTest())(
           origin: platform.baseUrl,
         });
 
-        // A fresh install: every method shows "Currently unavailable" and none can be chosen.
+        // A fresh install: no method is set up, so the page says so and why (issue 13),
+        // instead of a list of methods that cannot be chosen.
         await new UserShell(page).depositFunds.click();
         await expectPath(page, "/user/fund-wallet");
         await expectVisible(bannerBalance(page).getByText("$0.00"));
-        const bitcoin = methodButton(page, "Payment methods", "Bitcoin");
-        await expectVisible(bitcoin.getByText("Currently unavailable"));
-        // aria-disabled, not disabled: pressing it says why (SPEC §5).
-        await bitcoin.click({ force: true });
-        await expectVisible(
-          page.getByRole("alert").getByText(fundingMessages.methodUnavailableNotice),
-        );
+        await expectVisible(page.getByText(fundingMessages.noDepositMethods));
+        await expectVisible(page.getByText(fundingMessages.noDepositMethodsReason));
+        expect(await page.getByRole("list", { name: "Payment methods" }).count()).toBe(0);
         expect(await page.getByLabel("Amount (USD)", { exact: true }).count()).toBe(0);
+        const bitcoin = methodButton(page, "Payment methods", "Bitcoin");
 
         // Staff configure Bitcoin on the Payment methods page.
         await staffPage
@@ -234,17 +233,28 @@ describeBrowser.each(databaseKindsUnderTest())(
           .getByLabel("Instruction 1", { exact: true })
           .fill("Send only BTC to this address.");
         await screenshot(staffPage, "admin-payment-method-edit-1280", { fullPage: false });
-        await edit.getByRole("button", { name: "Save changes" }).click();
-        await expectToast(staffPage, adminMessages.paymentMethodUpdated);
+        await edit.getByRole("button", { name: "Propose change" }).click();
+        await expectToast(staffPage, adminMessages.paymentMethodChangeProposed);
         await expectHidden(edit);
+        // Four eyes: the change waits for a second admin; the method is unchanged until then.
+        const pendingChanges = staffPage.getByRole("region", { name: /Awaiting second approval/ });
+        await expectVisible(pendingChanges.getByText(platform_btc_address));
+        await expectVisible(pendingChanges.getByText("Another admin must confirm your change."));
+        await expectVisible(bitcoinCard.getByText("Unavailable", { exact: true }));
+        await confirmPendingChangesByApi(platform);
+        await staffPage.reload();
         await expectVisible(bitcoinCard.getByText("Available", { exact: true }));
         await expectVisible(bitcoinCard.getByText(platform_btc_address));
 
         // The trader's list shows it Recommended once reloaded; the others stay unavailable.
         await page.reload();
         await expectVisible(bitcoin.getByText("Recommended"));
+        const ethereum = methodButton(page, "Payment methods", "Ethereum");
+        await expectVisible(ethereum.getByText("Currently unavailable"));
+        // aria-disabled, not disabled: pressing it says why (SPEC §5).
+        await ethereum.click({ force: true });
         await expectVisible(
-          methodButton(page, "Payment methods", "Ethereum").getByText("Currently unavailable"),
+          page.getByRole("alert").getByText(fundingMessages.methodUnavailableNotice),
         );
         await picture(page, "deposit-1-methods-1280");
 
@@ -500,6 +510,22 @@ describeBrowser.each(databaseKindsUnderTest())(
         expect(await row.locator("[data-tone]").textContent()).toBe("pending");
         expect(await row.locator("[data-tone]").getAttribute("data-tone")).toBe("pending");
 
+        // The trader is e-mailed a single-use link; opening it confirms the withdrawal, and
+        // only then does it reach the staff queue (issue 12).
+        const confirmMail = await platform.smtp.waitFor(
+          trader.email,
+          new RegExp(`^Confirm your withdrawal ${reference} `),
+        );
+        await page.goto(
+          onPlatform(
+            platform,
+            linkIn(confirmMail, `${platform.baseUrl}/account/confirm-withdrawal?`),
+          ),
+        );
+        await expectVisible(page.getByText(fundingMessages.withdrawalConfirmed));
+        await page.goto("/user/transaction-history");
+        await expectVisible(row);
+
         // Staff pay it: the payout details, then the payout reference.
         await staffPage.reload();
         await queueRow(staffPage, trader.email).click();
@@ -566,8 +592,8 @@ describeBrowser.each(databaseKindsUnderTest())(
           return status.trim();
         };
 
-        // Inactive until an identity document is approved (SPEC §4).
-        expect(await accountStatus()).toBe("Inactive");
+        // Inactive until an identity document is approved (SPEC §4), saying what to do.
+        expect(await accountStatus()).toMatch(/^Inactive\s*Verify your identity$/);
         await shell.panel.getByRole("link", { name: "Settings" }).click();
         await expectPath(page, "/user/security");
         await expectHidden(shell.panel);
@@ -611,7 +637,7 @@ describeBrowser.each(databaseKindsUnderTest())(
         );
         expect(await section.getByRole("button", { name: "Upload documents" }).count()).toBe(0);
         await picture(page, "security-id-approved-375", { show: section });
-        expect(await accountStatus()).toBe("Active");
+        expect(await accountStatus()).toBe("Active — identity verified");
         await screenshot(page, "account-status-active-375", { fullPage: false });
 
         const me = await api(platform, "GET", "/user", {

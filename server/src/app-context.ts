@@ -1,4 +1,6 @@
 import type { SiteContent } from "@tp/domain/site-content";
+import type { AttemptThrottle } from "./auth/attempt-throttle.ts";
+import type { ProofOfWork } from "./auth/proof-of-work.ts";
 import type { SessionLookup } from "./auth/sessions.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -12,6 +14,7 @@ import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 import type { StreamHub } from "./stream/stream-hub.ts";
 import type { Settlement } from "./trading/settlement.ts";
 import type { TradeBatcher } from "./trading/trade-batcher.ts";
+import type { PollingWorker } from "./workers/polling-worker.ts";
 
 /** What every route module is given: the process's single instances of each part. */
 export interface AppContext {
@@ -21,6 +24,12 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   sessions: SessionLookup;
   outbox: OutboxDelivery;
+  /** Kicked after a forgot-password or resend request was queued (auth/account-email-requests.ts). */
+  accountEmails: PollingWorker;
+  /** Slows sign-in, forgot and resend per account and asks for a proof of work past a threshold. */
+  attemptThrottle: AttemptThrottle;
+  /** Makes the ALTCHA challenges the throttle asks for (GET /challenge). */
+  proofOfWork: ProofOfWork;
   /** Kicked after a commit that stored notifications, to announce them at once. */
   notificationDelivery: NotificationDelivery;
   /** The server's Web Push identity; browsers subscribe with its public key. */

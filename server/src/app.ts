@@ -1,6 +1,7 @@
 import fastifyCors from "@fastify/cors";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import { assetCatalogue } from "@tp/domain/catalogue";
 import { API_BASE_PATH } from "@tp/domain/paths";
 import Fastify, { type FastifyInstance } from "fastify";
 import {
@@ -10,16 +11,28 @@ import {
 } from "fastify-type-provider-zod";
 import { ensureFirstAdmin } from "./admin/first-admin.ts";
 import type { AppContext } from "./app-context.ts";
-import { createSessionLookup } from "./auth/sessions.ts";
+import { AttemptThrottle } from "./auth/attempt-throttle.ts";
+import { loadAltchaHmacKey, ProofOfWork } from "./auth/proof-of-work.ts";
+import { createSessionLookup, sessionLifetimesOf } from "./auth/sessions.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { loadSiteContent } from "./content/site-content.ts";
 import type { Database } from "./db/database.ts";
 import { createMemoryEventBus, createRedisEventBus, eventChannelFor } from "./events/event-bus.ts";
 import { createFeeds } from "./feeds/create-feeds.ts";
+import type { ObservableFeed } from "./feeds/feed-stats.ts";
 import type { Feed } from "./feeds/tick.ts";
+import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
+import { installInputGuard } from "./http/input-guard.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
+import { doNotStore } from "./http/signed-in-scope.ts";
+import { backfill_start_timeout_ms, createHistoryBackfill } from "./prices/history-backfill.ts";
+import {
+  createProviderHistorySources,
+  createSimulatedHistorySources,
+} from "./prices/history-sources.ts";
+import { marketStatusOf } from "./prices/market-status.ts";
 import { latestCloses } from "./prices/price-history.ts";
 import { loadVapidKeys } from "./push/vapid-keys.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
@@ -87,8 +100,23 @@ export async function buildApp(options: {
         config.REDIS_URL,
         eventChannelFor(config.DATABASE_URL),
         app.log.child({ module: "bus" }),
+        clock,
       )
     : createMemoryEventBus(app.log.child({ module: "bus" }));
+  // History from the first minute (issue 11). The simulator's past is made before the
+  // feeds: the live walk resumes from the newest close, which is then the filled past's last
+  // one (no jump where the past meets live). A provider's past is fetched in the background
+  // (a slow or unreachable provider must not hold the start), then again after every gap
+  // its live line reports.
+  const historyLog = app.log.child({ module: "history" });
+  const simulatedHistory = createHistoryBackfill({
+    database,
+    clock,
+    log: historyLog,
+    sources: createSimulatedHistorySources(config, database),
+    hours: config.PRICE_HISTORY_HOURS,
+  });
+  await simulatedHistory.run(AbortSignal.timeout(backfill_start_timeout_ms));
   const feeds =
     options.feeds === "from-config"
       ? createFeeds(config, clock, app.log.child({ module: "feeds" }), {
@@ -96,9 +124,76 @@ export async function buildApp(options: {
           simulatedStartPrices: Object.fromEntries(await latestCloses(database)),
         })
       : (options.feeds ?? []);
+  const providerHistory = createHistoryBackfill({
+    database,
+    clock,
+    log: historyLog,
+    sources:
+      options.feeds === "from-config"
+        ? createProviderHistorySources(config, clock, historyLog)
+        : [],
+    hours: config.PRICE_HISTORY_HOURS,
+  });
+  const historyAbort = new AbortController();
+  const providerHistoryRun = providerHistory.run(historyAbort.signal);
+  for (const feed of feeds) {
+    if (!("onGap" in feed)) continue;
+    (feed as ObservableFeed).onGap((gap) => {
+      for (const symbol of gap.symbols) {
+        providerHistory
+          .backfillGap(symbol, { sinceMs: gap.fromMs, signal: historyAbort.signal })
+          .catch((error: unknown) => {
+            if (!historyAbort.signal.aborted) {
+              historyLog.warn({ err: error, symbol }, "could not backfill a gap in the feed");
+            }
+          });
+      }
+    });
+  }
+  app.addHook("onClose", async () => {
+    historyAbort.abort();
+    await providerHistoryRun;
+  });
   const vapidKeys = loadVapidKeys(config, app.log.child({ module: "notifications" }));
-  const workers = startWorkers({ config, database, clock, bus, feeds, vapidKeys, log: app.log });
-  const stream = startStreamHub({ database, clock, bus, log: app.log.child({ module: "stream" }) });
+  const workers = startWorkers({
+    config,
+    database,
+    clock,
+    bus,
+    feeds,
+    vapidKeys,
+    siteName: siteContent.company.name,
+    log: app.log,
+  });
+  const proofOfWork = new ProofOfWork(
+    loadAltchaHmacKey(config, app.log.child({ module: "auth" })),
+    clock,
+  );
+  const sessionLifetimes = sessionLifetimesOf(config);
+  const stream = startStreamHub({
+    database,
+    clock,
+    bus,
+    sessionLifetimes,
+    log: app.log.child({ module: "stream" }),
+    marketStates: () => {
+      const nowMs = clock.now().getTime();
+      return assetCatalogue.map((asset) => {
+        const status = marketStatusOf(
+          { marketData: workers.marketData, config, bus },
+          asset,
+          nowMs,
+        );
+        return {
+          type: "market_state" as const,
+          symbol: asset.symbol,
+          state: status.state,
+          next_open_at:
+            status.nextOpenAtMs === null ? null : new Date(status.nextOpenAtMs).toISOString(),
+        };
+      });
+    },
+  });
   // Stopped in reverse order of need: sockets, the workers (settlements, ticks), the bus.
   app.addHook("preClose", async () => stream.stop());
   app.addHook("onClose", async () => {
@@ -115,8 +210,16 @@ export async function buildApp(options: {
     database,
     clock,
     rateLimiter: new RateLimiter(config.RATE_LIMIT_FACTOR, clock),
-    sessions: createSessionLookup(database, clock),
+    sessions: createSessionLookup(database, clock, sessionLifetimes),
     outbox: workers.outbox,
+    accountEmails: workers.accountEmails,
+    attemptThrottle: new AttemptThrottle({
+      factor: config.RATE_LIMIT_FACTOR,
+      clock,
+      database,
+      proofOfWork,
+    }),
+    proofOfWork,
     notificationDelivery: workers.notificationDelivery,
     vapidKeys,
     siteContent,
@@ -153,6 +256,8 @@ export async function buildApp(options: {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCors, { origin: config.PUBLIC_URL, credentials: false });
+  // Before any route is added: the plugin attaches itself to each route as it is registered.
+  await registerCompression(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -183,12 +288,24 @@ export async function buildApp(options: {
 
   await app.register(
     async (api) => {
+      // Sign-in replies carry a bearer token (the password step, the second factor, the
+      // enrolment, a passkey: all under /login): no browser or proxy may keep them. Signed-in
+      // replies get the same in their scope; public data stays cacheable (the offline app).
+      api.addHook("onRequest", async (request, reply) => {
+        if (request.routeOptions.url?.startsWith(`${API_BASE_PATH}/login`)) doNotStore(reply);
+      });
+      // Every API route's body, query and path pass the shared input rules before its schema.
+      installInputGuard(api);
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
       await apiRoutes(api, context);
     },
     { prefix: API_BASE_PATH },
   );
 
-  await serveWebApp(app, config.WEB_DIST_DIR);
+  await serveWebApp(app, {
+    webDistDir: config.WEB_DIST_DIR,
+    publicUrl: config.PUBLIC_URL,
+    siteContent,
+  });
   return { app, context };
 }

@@ -1,8 +1,9 @@
 import path from "node:path";
-import { emailPattern, passwordPattern } from "@tp/domain/validation";
+import { emailPattern, passwordRuleMessage } from "@tp/domain/validation";
 import { z } from "zod";
 import { feedConfigShape, refineFeedConfig } from "./feeds/feed-config.ts";
 import { marketInfoConfigShape } from "./market-info/market-info-config.ts";
+import { price_history_hours_default } from "./prices/history-backfill.ts";
 import { pushConfigShape, refinePushConfig } from "./push/push-config.ts";
 
 /**
@@ -29,6 +30,39 @@ const postgresUrl = z
     (value) => /^postgres(ql)?:\/\//.test(value),
     "must start with postgres:// or postgresql://",
   );
+
+const sessionIdleMinutes = z.coerce
+  .number({ error: "must be a whole number of minutes" })
+  .int("must be a whole number of minutes")
+  .min(1, "must be at least 1 minute")
+  .max(30 * 24 * 60, "must be at most 43200 (30 days)");
+
+const sessionAbsoluteHours = z.coerce
+  .number({ error: "must be a whole number of hours" })
+  .int("must be a whole number of hours")
+  .min(1, "must be at least 1 hour")
+  .max(365 * 24, "must be at most 8760 (a year)");
+
+/** An idle time longer than the absolute one would never apply: a sign of a typo. */
+function refineSessionLifetimes(
+  config: {
+    TRADER_SESSION_IDLE_MINUTES: number;
+    TRADER_SESSION_ABSOLUTE_HOURS: number;
+    STAFF_SESSION_IDLE_MINUTES: number;
+    STAFF_SESSION_ABSOLUTE_HOURS: number;
+  },
+  context: z.RefinementCtx,
+) {
+  for (const role of ["TRADER", "STAFF"] as const) {
+    if (config[`${role}_SESSION_IDLE_MINUTES`] > config[`${role}_SESSION_ABSOLUTE_HOURS`] * 60) {
+      context.addIssue({
+        code: "custom",
+        path: [`${role}_SESSION_IDLE_MINUTES`],
+        message: `must not exceed ${role}_SESSION_ABSOLUTE_HOURS`,
+      });
+    }
+  }
+}
 
 export const configSchema = z
   .object({
@@ -78,25 +112,66 @@ export const configSchema = z
     ADMIN_PASSWORD: z
       .string()
       .refine(
-        (value) => passwordPattern.test(value) && value.length <= 128,
-        "must be 8-128 letters and digits with a lowercase, an uppercase and a digit",
+        (value) => passwordRuleMessage(value) === null,
+        "must be 8-128 characters with a lowercase, an uppercase and a digit",
       )
       .optional(),
+    /**
+     * Signs the ALTCHA proof-of-work challenges that stand in for a lockout (auth/proof-of-work.ts).
+     * Unset: generated on first start into DATA_DIR/altcha-hmac-key.
+     */
+    ALTCHA_HMAC_KEY: z.string().min(32, "must be at least 32 characters").optional(),
     /** Withdrawals need a verified e-mail (PRODUCT.md D11). */
     REQUIRE_VERIFIED_EMAIL_FOR_WITHDRAWAL: booleanFlag.default(true),
     /** Withdrawals need approved identity documents (PRODUCT.md D11). */
     REQUIRE_KYC_FOR_WITHDRAWAL: booleanFlag.default(true),
+    /**
+     * Four eyes (issue 12 item 8): a deposit or withdrawal above this needs approvals from
+     * two different reviewers before money moves.
+     */
+    FOUR_EYES_THRESHOLD_DOLLARS: dollars.default(1_000),
+    /**
+     * Hours a withdrawal's e-mailed confirmation link works (issue 12); unconfirmed by then,
+     * the withdrawal is cancelled and its hold released, so no money is trapped.
+     */
+    WITHDRAWAL_CONFIRMATION_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+    /**
+     * Hours a deposit opened by "Fund Account" waits for its payment proof (issue 13); then
+     * it expires, the trader is told, and its place under the cap of open deposits is free.
+     */
+    DEPOSIT_PAYMENT_WINDOW_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /** Price feeds: which source prices each asset, and each source's settings. */
     ...feedConfigShape,
+    /**
+     * How many hours of price history the start fills in when they are missing (issue 11:
+     * history from the first minute): the simulator's own past, a provider's history API.
+     * 0 turns the backfill off.
+     */
+    PRICE_HISTORY_HOURS: z.coerce
+      .number({ error: "must be a whole number of hours" })
+      .int("must be a whole number of hours")
+      .min(0, "must be 0 (no backfill) or more")
+      .max(720, "must be at most 720 (30 days)")
+      .default(price_history_hours_default),
     /** Blockchain stats, crypto news and crypto market data providers (market-info/). */
     ...marketInfoConfigShape,
     /** The "New Transaction" toast's feed of real recent transactions (PRODUCT.md D5). */
     ACTIVITY_TOAST_ENABLED: booleanFlag.default(true),
     /** Web Push: VAPID keys and subject, loopback endpoints for tests (push/push-config.ts). */
     ...pushConfigShape,
+    /**
+     * Session lifetimes per role (issue 12, item 5; auth/sessions.ts): unused for the idle
+     * time, or past the absolute time after sign-in, a session is over. Staff sessions are
+     * short because a staff token can move other people's money.
+     */
+    TRADER_SESSION_IDLE_MINUTES: sessionIdleMinutes.default(24 * 60),
+    TRADER_SESSION_ABSOLUTE_HOURS: sessionAbsoluteHours.default(30 * 24),
+    STAFF_SESSION_IDLE_MINUTES: sessionIdleMinutes.default(30),
+    STAFF_SESSION_ABSOLUTE_HOURS: sessionAbsoluteHours.default(12),
   })
   .superRefine(refineFeedConfig)
-  .superRefine(refinePushConfig);
+  .superRefine(refinePushConfig)
+  .superRefine(refineSessionLifetimes);
 
 export type RawConfig = z.infer<typeof configSchema>;
 

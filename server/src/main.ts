@@ -52,7 +52,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
     { url: config.PUBLIC_URL, database: database.kind },
-    `platform ready at ${config.PUBLIC_URL} (${database.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"})`,
+    `platform ready: open ${config.PUBLIC_URL} (${database.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"})`,
   );
 }
 

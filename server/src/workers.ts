@@ -1,9 +1,17 @@
+import { findAsset } from "@tp/domain/catalogue";
+import { marketSessionAt } from "@tp/domain/market-hours";
 import type { FastifyBaseLogger } from "fastify";
+import { startAccountEmailWorker } from "./auth/account-email-requests.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { EventBus } from "./events/event-bus.ts";
 import type { Feed } from "./feeds/tick.ts";
+import { deposit_expiry_batch_max, expireUnpaidDeposits } from "./funding/deposits.ts";
+import {
+  expireUnconfirmedWithdrawals,
+  withdrawal_expiry_batch_max,
+} from "./funding/withdrawals.ts";
 import { type OutboxDelivery, startOutboxDelivery } from "./mail/outbox.ts";
 import {
   type NotificationDelivery,
@@ -11,17 +19,25 @@ import {
 } from "./notifications/notification-delivery.ts";
 import { findNotifications } from "./notifications/notifications.ts";
 import { type MarketData, startMarketData } from "./prices/market-data.ts";
+import { calendarApplies, entryStaleAfterMs } from "./prices/market-status.ts";
 import { type PushSender, startPushSender } from "./push/push-sender.ts";
 import type { VapidKeys } from "./push/vapid-keys.ts";
 import { type Settlement, startSettlement } from "./trading/settlement.ts";
+import { type PollingWorker, startPollingWorker } from "./workers/polling-worker.ts";
 
 /** Every background worker of one application (one process). */
 export interface Workers {
   outbox: OutboxDelivery;
+  /** Forgot-password and resend requests: lookup, token and e-mail, off the request path. */
+  accountEmails: PollingWorker;
   marketData: MarketData;
   settlement: Settlement;
   notificationDelivery: NotificationDelivery;
   pushSender: PushSender;
+  /** Cancels withdrawals whose e-mailed confirmation link expired, releasing the hold. */
+  withdrawalExpiry: PollingWorker;
+  /** Expires deposits left unpaid past DEPOSIT_PAYMENT_WINDOW_HOURS, telling the trader. */
+  depositExpiry: PollingWorker;
   /** Stops them all, each after its pass under way, in the order below. */
   stop(): Promise<void>;
 }
@@ -42,9 +58,11 @@ export function startWorkers(options: {
   bus: EventBus;
   feeds: Feed[];
   vapidKeys: VapidKeys;
+  /** The company name e-mails are signed with (site content). */
+  siteName: string;
   log: FastifyBaseLogger;
 }): Workers {
-  const { config, database, clock, bus, feeds, vapidKeys, log } = options;
+  const { config, database, clock, bus, feeds, vapidKeys, siteName, log } = options;
   const outbox = startOutboxDelivery({
     database,
     smtpUrl: config.SMTP_URL,
@@ -52,12 +70,24 @@ export function startWorkers(options: {
     clock,
     log: log.child({ module: "outbox" }),
   });
+  const accountEmails = startAccountEmailWorker({
+    database,
+    clock,
+    mail: { publicUrl: config.PUBLIC_URL, siteName },
+    log: log.child({ module: "auth" }),
+    onEmailsQueued: outbox.kick,
+  });
   const marketData = startMarketData({
     database,
     bus,
     clock,
     log: log.child({ module: "prices" }),
     feeds,
+    staleAfterMs: (symbol) => entryStaleAfterMs(config, findAsset(symbol)!),
+    inHours: (symbol, atMs) => {
+      const asset = findAsset(symbol)!;
+      return !calendarApplies(config, asset) || marketSessionAt(symbol, atMs).open;
+    },
   });
   const settlement = startSettlement({
     database,
@@ -65,6 +95,7 @@ export function startWorkers(options: {
     store: marketData.store,
     bus,
     log: log.child({ module: "settlement" }),
+    staleAfterMs: (symbol) => entryStaleAfterMs(config, findAsset(symbol)!),
   });
   const notificationLog = log.child({ module: "notifications" });
   const pushSender = startPushSender({
@@ -82,17 +113,50 @@ export function startWorkers(options: {
     onPushesQueued: pushSender.kick,
   });
 
+  const withdrawalExpiry = startPollingWorker({
+    runBatch: (now) => expireUnconfirmedWithdrawals({ database, bus }, now),
+    batch_max: withdrawal_expiry_batch_max,
+    // Links live for hours: a minute late releasing a hold is of no consequence.
+    poll_interval_ms: 60_000,
+    failure_backoff_ms_max: 10 * 60_000,
+    clock,
+    log: log.child({ module: "funding", part: "withdrawal-expiry" }),
+    failure_message: "withdrawal expiry pass failed",
+  });
+
+  const depositExpiry = startPollingWorker({
+    runBatch: async (now) => {
+      const expired = await expireUnpaidDeposits({ database }, now);
+      // Their notifications are stored: announce them now rather than at the next poll.
+      if (expired > 0) notificationDelivery.kick();
+      return expired;
+    },
+    batch_max: deposit_expiry_batch_max,
+    // Windows last hours: a minute late expiring an unpaid deposit is of no consequence.
+    poll_interval_ms: 60_000,
+    failure_backoff_ms_max: 10 * 60_000,
+    clock,
+    log: log.child({ module: "funding", part: "deposit-expiry" }),
+    failure_message: "deposit expiry pass failed",
+  });
+
   return {
     outbox,
+    accountEmails,
     marketData,
     settlement,
     notificationDelivery,
     pushSender,
+    withdrawalExpiry,
+    depositExpiry,
     async stop() {
+      await withdrawalExpiry.stop();
+      await depositExpiry.stop();
       // Announcements first (they wake the push sender), then the senders; settlement
       // before market data, whose price store it reads. The event bus is the caller's.
       await notificationDelivery.stop();
       await pushSender.stop();
+      await accountEmails.stop();
       await outbox.stop();
       await settlement.stop();
       await marketData.stop();

@@ -5,6 +5,7 @@ import type { TestPlatform } from "../src/testing/test-platform.ts";
 import { signedInTrader } from "./support/accounts.ts";
 import {
   configurePaymentMethods,
+  confirmWithdrawalByEmail,
   depositApproved,
   pngBytes,
   postForm,
@@ -94,6 +95,7 @@ describe.each(databaseKindsUnderTest())("recent activity on %s", (kind) => {
       trader.token,
     );
     expect(paid.status).toBe(201);
+    await confirmWithdrawalByEmail(platform, trader.email, paid.body.data.transaction_hash);
     const payout = await http.post(
       `/api/v1/admin/withdrawals/${paid.body.data.withdrawal_id}/approve`,
       { payout_reference: "tx-0001" },
@@ -125,8 +127,14 @@ describe.each(databaseKindsUnderTest())("recent activity on %s", (kind) => {
       expect(text).not.toContain(secret);
     }
 
-    // A day later they are no longer recent.
+    // A day later they are no longer recent (read by a fresh session: a trader's session
+    // ends after 24 idle hours).
     platform.clock.advance(activity_window_ms - 30_000);
+    const later = await http.post("/api/v1/login", {
+      email: viewer.email,
+      password: viewer.password,
+    });
+    viewer.token = later.body.data.token;
     expect((await recent(viewer.token)).data.map((item) => item.kind)).toEqual(["withdrawal"]);
     platform.clock.advance(60_000);
     expect((await recent(viewer.token)).data).toEqual([]);

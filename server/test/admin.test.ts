@@ -18,7 +18,9 @@ import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
 import { signedInTrader } from "./support/accounts.ts";
 import {
+  changePaymentMethod,
   configurePaymentMethods,
+  confirmWithdrawalByEmail,
   depositApproved,
   pngBytes,
   postForm,
@@ -56,6 +58,7 @@ const adminEndpoints: Array<[string, string, unknown?]> = [
   ["PUT", "/api/v1/admin/payment-methods/bitcoin", { is_active: true }],
   ["GET", "/api/v1/admin/audit-log"],
   ["GET", "/api/v1/admin/ledger/check"],
+  ["GET", "/api/v1/admin/feeds"],
 ];
 
 describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
@@ -90,7 +93,8 @@ describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
       });
       expect(garbage.status, `${method} ${url}`).toBe(403);
       const asAdmin = await http.request(method, url, { json, token: admin });
-      expect([200, 404, 409], `${method} ${url}: ${asAdmin.text}`).toContain(asAdmin.status);
+      // 202: a payment-method change is proposed, waiting for a second admin.
+      expect([200, 202, 404, 409], `${method} ${url}: ${asAdmin.text}`).toContain(asAdmin.status);
     }
   });
 
@@ -98,13 +102,18 @@ describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
     const me = await http.get("/api/v1/user", admin);
     expect(me.body.data.user).toMatchObject({ email: staff.email, role: "admin" });
     expect(me.body.data.user.email_verified_at).not.toBeNull();
+    // (The tests' second admin, for four-eyes steps, is made by the test support.)
+    const adminsBefore = await platform.database.query("SELECT 1 FROM users WHERE role = 'admin'");
     await platform.restart();
     http = httpClient(platform.baseUrl);
     const admins = await platform.database.query("SELECT 1 FROM users WHERE role = 'admin'");
-    expect(admins.rowCount).toBe(1);
+    expect(admins.rowCount).toBe(adminsBefore.rowCount);
     const log = await http.get("/api/v1/admin/audit-log?action=admin.created", admin);
-    expect(log.body.data.data).toHaveLength(1);
-    expect(log.body.data.data[0]).toMatchObject({
+    const bootstrap = log.body.data.data.filter(
+      (entry: { actor_label: string }) => entry.actor_label === "bootstrap",
+    );
+    expect(bootstrap).toHaveLength(1);
+    expect(bootstrap[0]).toMatchObject({
       actor: null,
       actor_label: "bootstrap",
       target_type: "user",
@@ -228,6 +237,7 @@ describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
       },
       holder.token,
     );
+    await confirmWithdrawalByEmail(platform, holder.email, requested.body.data.transaction_hash);
     const pending = await http.get("/api/v1/admin/withdrawals?status=pending", admin);
     expect(pending.body.data.data).toContainEqual(
       expect.objectContaining({
@@ -262,30 +272,27 @@ describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
       (await http.put("/api/v1/admin/payment-methods/dogecoin", { is_active: true }, admin)).status,
     ).toBe(404);
 
-    const updated = await http.put(
-      "/api/v1/admin/payment-methods/ethereum",
-      {
-        wallet_address: "0xabc0000000000000000000000000000000000001",
-        instructions: ["ERC-20 only"],
-      },
-      admin,
-    );
+    const updated = await changePaymentMethod(platform, admin, "ethereum", {
+      wallet_address: "0xabc0000000000000000000000000000000000001",
+      instructions: ["ERC-20 only"],
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.payment_method).toMatchObject({
       is_available: true,
       instructions: ["ERC-20 only"],
     });
-    const cleared = await http.put(
-      "/api/v1/admin/payment-methods/ethereum",
-      { wallet_address: "" },
-      admin,
-    );
+    const cleared = await changePaymentMethod(platform, admin, "ethereum", {
+      wallet_address: "",
+    });
     expect(cleared.body.data.payment_method).toMatchObject({
       wallet_address: null,
       is_available: false,
       instructions: ["ERC-20 only"],
     });
-    const log = await http.get("/api/v1/admin/audit-log?target=payment_method:ethereum", admin);
+    const log = await http.get(
+      "/api/v1/admin/audit-log?target=payment_method:ethereum&action=payment_method.updated",
+      admin,
+    );
     expect(log.body.data.data).toHaveLength(2);
     expect(log.body.data.data[0]).toMatchObject({
       action: "payment_method.updated",
@@ -378,6 +385,7 @@ describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
       },
       holder.token,
     );
+    await confirmWithdrawalByEmail(platform, holder.email, requested.body.data.transaction_hash);
     expect(requested.status).toBe(201);
     const report = await http.get("/api/v1/admin/ledger/check", admin);
     expect(report.status).toBe(200);
@@ -534,6 +542,14 @@ describe("npm run admin -- create, and npm run ledger:check", () => {
     expect(again.output).toContain("already an admin");
     const usage = await run(cli, ["remove", "ops@example.test"]);
     expect(usage.code).toBe(64);
+    const badRole = await run(cli, ["create", "ops3@example.test", "--role", "trader"]);
+    expect(badRole.code).toBe(64);
+    const reviewer = await run(cli, ["create", "reviewer@example.test", "--role", "reviewer"]);
+    expect(reviewer.code, reviewer.output).toBe(0);
+    expect(reviewer.output).toContain("reviewer reviewer@example.test created");
+    const reviewerAgain = await run(cli, ["create", "reviewer@example.test", "--role=admin"]);
+    expect(reviewerAgain.code).toBe(1);
+    expect(reviewerAgain.output).toContain("already staff (reviewer)");
     const badEmail = await run(cli, ["create", "not-an-email"]);
     expect(badEmail.code).toBe(64);
     expect(badEmail.output).toContain("Please enter a valid email address");

@@ -1,7 +1,6 @@
 import { serverMessages } from "@tp/domain/messages";
 import { validationMessages } from "@tp/domain/validation";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { session_absolute_ms, session_idle_ms } from "../src/auth/sessions.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
 import { emailedLink, signedInTrader } from "./support/accounts.ts";
@@ -259,25 +258,6 @@ describe.each(databaseKindsUnderTest())("accounts and sessions on %s", (kind) =>
         message: serverMessages.notSignedIn,
         code: "UNAUTHENTICATED",
       });
-    });
-
-    it("expires a session after 7 idle days and after 30 days however active", async () => {
-      const idle = await signedInTrader(platform);
-      const active = await signedInTrader(platform);
-      platform.clock.advance(session_idle_ms - minute_ms);
-      expect((await http.get("/api/v1/user", idle.token)).status).toBe(200);
-      platform.clock.advance(session_idle_ms + minute_ms);
-      expect((await http.get("/api/v1/user", idle.token)).status).toBe(401);
-
-      // `active` was last seen at sign-in; keep it in use every 6 days until day 30.
-      const fresh = await signedInTrader(platform);
-      for (let day = 6; day < 30; day += 6) {
-        platform.clock.advance(6 * 24 * 60 * minute_ms);
-        expect((await http.get("/api/v1/user", fresh.token)).status).toBe(200);
-      }
-      platform.clock.advance(session_absolute_ms - 24 * 24 * 60 * minute_ms);
-      expect((await http.get("/api/v1/user", fresh.token)).status).toBe(401);
-      expect(active.token).not.toBe(fresh.token);
     });
 
     it("POST /logout ends this session only", async () => {

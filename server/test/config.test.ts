@@ -13,6 +13,18 @@ describe("configuration", () => {
     expect(config.LOG_LEVEL).toBe("info");
     expect(config.RATE_LIMIT_FACTOR).toBe(1);
     expect(config.practice_balance_cents).toBe(10_000_00);
+    expect(config.PRICE_HISTORY_HOURS).toBe(48);
+  });
+
+  it("reads how far back price history is filled, 0 turning it off", () => {
+    expect(loadConfig({ PRICE_HISTORY_HOURS: "0" }).PRICE_HISTORY_HOURS).toBe(0);
+    expect(loadConfig({ PRICE_HISTORY_HOURS: "72" }).PRICE_HISTORY_HOURS).toBe(72);
+    expect(() => loadConfig({ PRICE_HISTORY_HOURS: "1.5" })).toThrow(
+      "PRICE_HISTORY_HOURS: must be a whole number of hours",
+    );
+    expect(() => loadConfig({ PRICE_HISTORY_HOURS: "721" })).toThrow(
+      "PRICE_HISTORY_HOURS: must be at most 720 (30 days)",
+    );
   });
 
   it("derives PUBLIC_URL from PORT and trims a trailing slash", () => {
@@ -36,11 +48,35 @@ describe("configuration", () => {
     ["RATE_LIMIT_FACTOR", "-1"],
     ["PRACTICE_BALANCE_DOLLARS", "10.001"],
     ["TRUST_PROXY", "maybe"],
+    ["ENTRY_PRICE_MAX_AGE_MS", "100"],
+    ["ENTRY_PRICE_MAX_AGE_MS", "bonds=2000"],
+    ["ENTRY_PRICE_MAX_AGE_MS", "all=2000,all=3000"],
+    ["ENTRY_PRICE_MAX_AGE_MS", "crypto=fast"],
+    ["SIMULATED_MARKET_HOURS", "sometimes"],
+    ["PRICE_HISTORY_HOURS", "-1"],
+    ["PRICE_HISTORY_HOURS", "two days"],
   ])("stops with a message naming %s when it is %j", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(
       new RegExp(`^Invalid configuration:\\n  ${name}: `),
     );
+  });
+
+  it("reads the entry price's age limit per asset class, the most specific entry winning", () => {
+    expect(loadConfig({}).ENTRY_PRICE_MAX_AGE_MS.forex).toBe(2_000);
+    expect(loadConfig({ ENTRY_PRICE_MAX_AGE_MS: "1500" }).ENTRY_PRICE_MAX_AGE_MS.crypto).toBe(
+      1_500,
+    );
+    const limits = loadConfig({
+      ENTRY_PRICE_MAX_AGE_MS: "stocks=3000,all=1000",
+    }).ENTRY_PRICE_MAX_AGE_MS;
+    expect(limits).toEqual({
+      commodities: 1_000,
+      crypto: 1_000,
+      forex: 1_000,
+      stocks: 3_000,
+      indices: 1_000,
+    });
   });
 
   it("reads the practice top-up level in dollars", () => {

@@ -1,4 +1,4 @@
-import { serverMessages } from "@tp/domain/messages";
+import { inputMessages, serverMessages } from "@tp/domain/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json_body_bytes_max } from "../src/app.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
@@ -83,14 +83,20 @@ describe("HTTP conventions", () => {
     expect(reply.body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
-  it("answers a JSON body that is not an object with 422, not 500", async () => {
-    for (const rawBody of ["[]", '"text"', "42", "null"]) {
-      const reply = await http.request("POST", "/api/v1/login", {
-        rawBody,
-        headers: { "content-type": "application/json" },
-      });
-      expect(reply.status, rawBody).toBe(422);
-      expect(reply.body.status).toBe("error");
+  it("answers a JSON body that is not an object with 400 MALFORMED_REQUEST, not 500", async () => {
+    for (const path of ["/api/v1/login", "/api/v1/register", "/api/v1/reset-password"]) {
+      for (const rawBody of ["[]", '"text"', "42", "null"]) {
+        const reply = await http.request("POST", path, {
+          rawBody,
+          headers: { "content-type": "application/json" },
+        });
+        expect(reply.status, `${path} ${rawBody}`).toBe(400);
+        expect(reply.body).toEqual({
+          status: "error",
+          message: inputMessages.bodyNotObject,
+          code: "MALFORMED_REQUEST",
+        });
+      }
     }
   });
 

@@ -31,24 +31,41 @@ describe.each(databaseKindsUnderTest())("market data on %s", (kind) => {
       symbol: "XAUUSD",
       name: "Gold",
       option_type: "commodities",
-      chart_symbol: "OANDA:XAUUSD",
+      // Simulated prices never carry a venue's name (issue 11, honest labels).
+      chart_symbol: "XAUUSD",
       precision: 3,
       price: 2100,
       at: platform.clock.now().toISOString(),
       change_24h_percent: 5,
       source: "simulated",
       is_open: true,
+      state: "open",
+      next_open_at: null,
+      real_trading: false,
     });
     expect(markets.find((market) => market.symbol === "AAPL")).toMatchObject({
-      chart_symbol: "NASDAQ:AAPL",
+      chart_symbol: "AAPL",
       price: null,
       source: null,
       is_open: false,
+      state: "halted",
+      real_trading: false,
     });
-    expect(markets.find((market) => market.symbol === "BTCUSDT")?.chart_symbol).toBe(
-      "BINANCE:BTCUSDT",
-    );
     expect(markets.find((market) => market.symbol === "EURUSD")?.chart_symbol).toBe("EURUSD");
+  });
+
+  it("names the venue in a chart label only when a real provider priced the asset", async () => {
+    await pushTick(platform, "BTCUSDT", 65_000, platform.clock.now().getTime(), "binance");
+    await pushTick(platform, "DOGEUSDT", 0.15, platform.clock.now().getTime(), "simulated");
+    const markets = (await http.get("/api/v1/markets")).body.data.markets as Array<
+      Record<string, unknown>
+    >;
+    expect(markets.find((market) => market.symbol === "BTCUSDT")).toMatchObject({
+      chart_symbol: "BINANCE:BTCUSDT",
+      source: "binance",
+      real_trading: true,
+    });
+    expect(markets.find((market) => market.symbol === "DOGEUSDT")?.chart_symbol).toBe("DOGEUSDT");
   });
 
   it("GET /candles returns 1 s and 1 m candles built from the ticks, oldest first", async () => {
@@ -79,7 +96,9 @@ describe.each(databaseKindsUnderTest())("market data on %s", (kind) => {
       { time: start, open: 1.1, high: 1.3, low: 1.0, close: 1.25, source: "simulated" },
     ]);
     expect((await http.get("/api/v1/candles?symbol=NOPE")).status).toBe(400);
-    expect((await http.get("/api/v1/candles?symbol=GBPUSD&interval=5m")).status).toBe(400);
+    const unknownInterval = await http.get("/api/v1/candles?symbol=GBPUSD&interval=2m");
+    expect(unknownInterval.status).toBe(400);
+    expect(unknownInterval.text).toContain("Unknown interval (use 1s, 1m, 5m, 15m, 1h, 4h, 1d)");
   });
 });
 
@@ -113,16 +132,26 @@ describe("trading conditions (PRODUCT.md D2)", () => {
     const flagged = await startTestPlatform("pglite", {
       env: { ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: "true" },
     });
-    const plain = await startTestPlatform("pglite");
+    // Another top-up level: the web disables Top-up at the configured one (issue 13).
+    const plain = await startTestPlatform("pglite", { env: { PRACTICE_BALANCE_DOLLARS: "2500" } });
     try {
       const conditions = async (platform: TestPlatform) =>
         (await httpClient(platform.baseUrl).get("/api/v1/trading-conditions")).body.data;
       // No simulated price yet: nothing trades on one.
-      expect(await conditions(flagged)).toEqual({ real_trading_on_simulated_prices: false });
+      expect(await conditions(flagged)).toEqual({
+        real_trading_on_simulated_prices: false,
+        practice_top_up_level: 10_000,
+      });
       await advanceWithTick(flagged, "EURUSD", 1.08, 0);
       await advanceWithTick(plain, "EURUSD", 1.08, 0);
-      expect(await conditions(flagged)).toEqual({ real_trading_on_simulated_prices: true });
-      expect(await conditions(plain)).toEqual({ real_trading_on_simulated_prices: false });
+      expect(await conditions(flagged)).toEqual({
+        real_trading_on_simulated_prices: true,
+        practice_top_up_level: 10_000,
+      });
+      expect(await conditions(plain)).toEqual({
+        real_trading_on_simulated_prices: false,
+        practice_top_up_level: 2500,
+      });
     } finally {
       await flagged.close();
       await plain.close();

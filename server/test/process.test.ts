@@ -74,10 +74,20 @@ describe("the server process", () => {
       body: JSON.stringify(trader),
     });
     expect(registered.status).toBe(201);
-    // Without SMTP_URL the verification mail is written to the log with its link.
+    // Without SMTP_URL the verification mail is written to the log; its links are a field of
+    // their own (the output is not a terminal, so the log is JSON), whole and unescaped.
     await expect
       .poll(() => first.output(), { timeout: 10_000 })
       .toContain("/account/verify-email?token=");
+    const mailLine = first
+      .output()
+      .split("\n")
+      .find((line) => line.includes("e-mail not sent"));
+    const logged = JSON.parse(mailLine ?? "{}") as { links?: string[]; to?: string };
+    expect(logged.to).toBe(trader.email.toLowerCase());
+    expect(logged.links).toEqual([
+      `http://localhost:${port}/account/verify-email?token=${new URL(logged.links?.[0] ?? "http://x").searchParams.get("token")}&email=${encodeURIComponent(trader.email.toLowerCase())}`,
+    ]);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain("shutting down");

@@ -1,17 +1,19 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresDatabase } from "../src/db/postgres-database.ts";
 import { checkLedger } from "../src/ledger/ledger.ts";
 import { createFreshPostgresDatabase, type FreshPostgres } from "../src/testing/fresh-database.ts";
 import { httpClient, newTrader } from "./support/http.ts";
+import {
+  health,
+  type ServerProcess,
+  startServerProcess,
+  stopServerProcess,
+  waitHealthy,
+} from "./support/server-process.ts";
 import { StreamClient } from "./support/stream-client.ts";
-
-const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 function scaleOutEnvironment(): { databaseUrl: string; redisUrl: string } | null {
   const databaseUrl = process.env.DATABASE_URL;
@@ -30,21 +32,6 @@ function scaleOutEnvironment(): { databaseUrl: string; redisUrl: string } | null
 
 const environment = scaleOutEnvironment();
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no port");
-  return address.port;
-}
-
-interface ServerProcess {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: Promise<number | null>;
-}
-
 // Two server processes on one PostgreSQL database and one Redis, as behind a load balancer.
 describe.runIf(environment !== null)("two server processes on one PostgreSQL and one Redis", () => {
   let postgres: FreshPostgres;
@@ -53,47 +40,13 @@ describe.runIf(environment !== null)("two server processes on one PostgreSQL and
   const sockets: StreamClient[] = [];
 
   async function startServer(): Promise<ServerProcess> {
-    const port = await freePort();
-    // One process (no tsx wrapper), so a signal reaches the server itself.
-    const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
-      cwd: repositoryRoot,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        DATABASE_URL: postgres.url,
-        REDIS_URL: environment!.redisUrl,
-        RATE_LIMIT_FACTOR: "0",
-        LOG_LEVEL: "warn",
-        SMTP_URL: "",
-      },
-      stdio: ["ignore", "inherit", "inherit"],
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      DATABASE_URL: postgres.url,
+      REDIS_URL: environment!.redisUrl,
     });
-    const exited = new Promise<number | null>((resolve) =>
-      child.on("exit", (code) => resolve(code)),
-    );
-    const server = { child, baseUrl: `http://127.0.0.1:${port}`, exited };
     servers.push(server);
     return server;
-  }
-
-  async function health(server: ServerProcess) {
-    const reply = await fetch(`${server.baseUrl}/api/v1/health`);
-    return ((await reply.json()) as { data: { feeds_ingested: string[]; bus: string } }).data;
-  }
-
-  async function waitHealthy(server: ServerProcess) {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${server.baseUrl}/api/v1/health`)).ok) return;
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline) throw new Error(`${server.baseUrl} did not start`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
   }
 
   async function socketOn(server: ServerProcess) {
@@ -111,10 +64,7 @@ describe.runIf(environment !== null)("two server processes on one PostgreSQL and
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    for (const server of servers) {
-      if (server.child.exitCode === null) server.child.kill("SIGTERM");
-      await server.exited;
-    }
+    for (const server of servers) await stopServerProcess(server);
     await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
@@ -192,6 +142,30 @@ describe.runIf(environment !== null)("two server processes on one PostgreSQL and
       await database.close();
     }
   }, 60_000);
+
+  it("a session signed out through one process loses its socket on the other within a second", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const trader = newTrader();
+    expect((await httpClient(a.baseUrl).post("/api/v1/register", trader)).status).toBe(201);
+    const token = (
+      await httpClient(a.baseUrl).post("/api/v1/login", {
+        email: trader.email,
+        password: trader.password,
+      })
+    ).body.data.token;
+    const onB = await socketOn(b);
+    onB.send({ type: "auth", token });
+    await onB.waitFor((message) => message.type === "auth" && message.status === "ok");
+
+    const started = Date.now();
+    expect((await httpClient(a.baseUrl).post("/api/v1/logout", undefined, token)).status).toBe(200);
+    const closed = await Promise.race([
+      onB.closed,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000)),
+    ]);
+    expect(closed?.code).toBe(4401);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  }, 30_000);
 
   it("when the ingesting process dies, the other takes the feed over within seconds", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];

@@ -29,7 +29,11 @@ describe.each(databaseKindsUnderTest())("settlement racing new trades on %s", (k
       for (let index = 0; index < 10; index++)
         await placeTrade(platform.context, trader.user.id, input, null);
     }
-    await advanceWithTick(platform, "EURUSD", 1.2, 30_500);
+    // A live feed across the expiry (a tick every second), then two after it.
+    for (let second = 1; second <= 30; second++) {
+      await advanceWithTick(platform, "EURUSD", 1.1 + second / 1000, 1_000);
+    }
+    await advanceWithTick(platform, "EURUSD", 1.2, 500);
     await advanceWithTick(platform, "EURUSD", 1.21, 300);
 
     const placing = traders.flatMap((trader) =>

@@ -129,6 +129,33 @@ describe.each(databaseKindsUnderTest())("the live stream on %s", (kind) => {
     await client.waitFor((message) => message.type === "pong");
   });
 
+  it("tells every socket when an asset's state changes: halted when its price goes stale, open again", async () => {
+    const client = await connect();
+    await pushTick(platform, "USDJPY", 155.1);
+    // The state watch runs every 500 ms: wait until it has seen USDJPY open.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    platform.clock.advance(5_000);
+    const halted = await client.waitFor(
+      (message) =>
+        message.type === "market_state" &&
+        message.symbol === "USDJPY" &&
+        message.state === "halted",
+      5_000,
+    );
+    expect(halted).toEqual({
+      type: "market_state",
+      symbol: "USDJPY",
+      state: "halted",
+      next_open_at: null,
+    });
+    await pushTick(platform, "USDJPY", 155.2);
+    await client.waitFor(
+      (message) =>
+        message.type === "market_state" && message.symbol === "USDJPY" && message.state === "open",
+      5_000,
+    );
+  });
+
   it("closes a socket that sends an oversized message", async () => {
     const client = await connect();
     client.send({ type: "subscribe", symbols: Array.from({ length: 1000 }, () => "EURUSD") });
@@ -137,7 +164,18 @@ describe.each(databaseKindsUnderTest())("the live stream on %s", (kind) => {
 
   it("refuses to open for another site's origin", async () => {
     await expect(connect({ origin: "https://evil.example" })).rejects.toThrow(/403/);
+    // A look-alike of the server's own host on another port or scheme is still foreign.
+    const host = new URL(platform.baseUrl).host;
+    await expect(connect({ origin: `http://${host}.evil.example` })).rejects.toThrow(/403/);
+    await expect(connect({ origin: "file://" })).rejects.toThrow(/403/);
     const allowed = await connect({ origin: "http://localhost:3000" });
     expect(allowed.socket.readyState).toBe(allowed.socket.OPEN);
+  });
+
+  it("accepts a socket from the address the page was served from, not only PUBLIC_URL", async () => {
+    // The platform listens on 127.0.0.1 while PUBLIC_URL is http://localhost:3000: a page
+    // opened at the server's own address must reach Online (issue 11).
+    const sameOrigin = await connect({ origin: new URL(platform.baseUrl).origin });
+    expect(sameOrigin.socket.readyState).toBe(sameOrigin.socket.OPEN);
   });
 });

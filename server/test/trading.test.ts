@@ -3,7 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { postEntry, systemAccountId, traderAccountId } from "../src/ledger/ledger.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
-import { settlement_grace_ms } from "../src/trading/settlement.ts";
+import {
+  settlement_feed_wait_ms,
+  settlement_grace_ms,
+  settlement_record_lag_ms,
+} from "../src/trading/settlement.ts";
 import { signedInTrader } from "./support/accounts.ts";
 import { httpClient } from "./support/http.ts";
 import { advanceWithTick, pushTick } from "./support/prices.ts";
@@ -241,7 +245,7 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
       expect((await balances(trader.token)).practice_balance).toBe(row.practice);
     });
 
-    it("waits for a tick after expiry, or for the grace period, before it settles", async () => {
+    it("waits for a tick after expiry before it settles at the price in force", async () => {
       const trader = await signedInTrader(platform);
       const symbol = "EURGBP";
       await advanceWithTick(platform, symbol, 0.85, 1_000);
@@ -250,19 +254,52 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
         { ...practiceTrade, asset: symbol },
         trader.token,
       );
-      await advanceWithTick(platform, symbol, 0.86, 29_000);
+      for (let second = 1; second <= 29; second++) {
+        await advanceWithTick(platform, symbol, 0.86, 1_000);
+      }
       const path = `/api/v1/trades/${placed.body.data.trade.id}`;
-      platform.clock.advance(1_000 + settlement_grace_ms / 2);
+      // At the expiry (+30 s) the tick in force is 1 s old; none after it yet: not final.
+      platform.clock.advance(1_000 + settlement_grace_ms / 4);
       await platform.context.settlement.settleDue();
       expect((await http.get(path, trader.token)).body.data.trade.status).toBe("open");
-      platform.clock.advance(settlement_grace_ms);
+      // A tick after the expiry, within the grace, shows the feed was live across it.
+      await pushTick(platform, symbol, 0.84);
       await platform.context.settlement.settleDue();
       const settled = (await http.get(path, trader.token)).body.data;
       expect(settled.trade.status).toBe("won");
-      // Expiry at +30 s; the checks ran at +30 s + 1 s (= grace / 2) and then grace later.
-      expect(settled.audit.settlement_lag_ms).toBe((settlement_grace_ms * 3) / 2);
+      expect(settled.trade.exit_price).toBe(0.86);
+      expect(settled.audit.settlement_lag_ms).toBe(settlement_grace_ms / 4);
+      expect(settled.audit.refund_reason).toBeNull();
       expect(settled.audit.entry_ticks.length).toBeGreaterThan(0);
       expect(settled.audit.exit_ticks.map((tick: { price: number }) => tick.price)).toContain(0.86);
+    });
+
+    it("refunds by the rule when the feed was not live across the expiry, never at a frozen price", async () => {
+      const trader = await signedInTrader(platform);
+      const symbol = "GBPJPY";
+      await advanceWithTick(platform, symbol, 197.5, 1_000);
+      const placed = await http.post(
+        "/api/v1/place-trade",
+        { ...practiceTrade, asset: symbol },
+        trader.token,
+      );
+      // The feed goes quiet 1 s after entry and stays quiet past the expiry.
+      await advanceWithTick(platform, symbol, 197.9, 1_000);
+      await platform.context.marketData.flush();
+      const path = `/api/v1/trades/${placed.body.data.trade.id}`;
+      platform.clock.advance(29_000 + settlement_grace_ms + settlement_record_lag_ms);
+      await platform.context.settlement.settleDue();
+      // Nothing recorded after the expiry yet: the feed may still come back.
+      expect((await http.get(path, trader.token)).body.data.trade.status).toBe("open");
+      platform.clock.advance(settlement_feed_wait_ms);
+      await platform.context.settlement.settleDue();
+      const { trade, audit } = (await http.get(path, trader.token)).body.data;
+      // Not "won" at 197.9, the last price before the feed stopped: the stake comes back.
+      expect(trade.status).toBe("tie");
+      expect(trade.exit_price).toBeNull();
+      expect(audit.refund_reason).toBe("feed_down");
+      expect(audit.note).toMatch(/not live across the expiry/);
+      expect((await balances(trader.token)).practice_balance).toBe(10_000);
     });
   });
 
@@ -400,7 +437,7 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     expect((await http.get("/api/v1/trades/abc", owner.token)).status).toBe(400);
   });
 
-  it("after a restart, trades that expired while no server ran settle once at their expiry price", async () => {
+  it("after a restart, a trade settles once at the price the history recorded live at its expiry", async () => {
     const trader = await signedInTrader(platform);
     const symbol = "USDJPY";
     await advanceWithTick(platform, symbol, 155.123, 1_000);
@@ -410,11 +447,14 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
       trader.token,
     );
     const trade = placed.body.data.trade;
-    await advanceWithTick(platform, symbol, 155.001, 20_000);
+    for (let second = 1; second <= 30; second++) {
+      await advanceWithTick(platform, symbol, second < 30 ? 155.05 : 155.001, 1_000);
+    }
+    await advanceWithTick(platform, symbol, 155.2, 500);
     await platform.context.marketData.flush();
     await platform.restart();
     http = httpClient(platform.baseUrl);
-    // Down for a minute: the expiry passed with no server running.
+    // Down for a minute: the expiry passed with no server running; the history decides.
     platform.clock.advance(60_000);
     await platform.context.settlement.settleDue();
     const settled = (await http.get(`/api/v1/trades/${trade.id}`, trader.token)).body.data.trade;
@@ -429,6 +469,30 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     http = httpClient(platform.baseUrl);
     const { audit } = (await http.get(`/api/v1/trades/${trade.id}`, trader.token)).body.data;
     expect(audit.entry_ticks.map((tick: { price: number }) => tick.price)).toContain(155.123);
+  });
+
+  it("after a restart, a trade whose expiry no live price covered is refunded, not settled at the last price", async () => {
+    const trader = await signedInTrader(platform);
+    const symbol = "AUDJPY";
+    await advanceWithTick(platform, symbol, 103.5, 1_000);
+    const placed = await http.post(
+      "/api/v1/place-trade",
+      { ...practiceTrade, asset: symbol, type: "call" },
+      trader.token,
+    );
+    // The last price, 10 s before the expiry, is above the entry: "won" if it were used.
+    await advanceWithTick(platform, symbol, 103.9, 20_000);
+    await platform.context.marketData.flush();
+    await platform.restart();
+    http = httpClient(platform.baseUrl);
+    platform.clock.advance(60_000);
+    await platform.context.settlement.settleDue();
+    const { trade, audit } = (
+      await http.get(`/api/v1/trades/${placed.body.data.trade.id}`, trader.token)
+    ).body.data;
+    expect(trade.status).toBe("tie");
+    expect(audit.refund_reason).toBe("feed_down");
+    expect((await balances(trader.token)).practice_balance).toBe(10_000);
   });
 });
 

@@ -1,4 +1,9 @@
-import { resetPasswordPagePath, verifyEmailPagePath } from "@tp/domain/paths";
+import {
+  confirmWithdrawalPagePath,
+  resetPasswordPagePath,
+  securityPagePath,
+  verifyEmailPagePath,
+} from "@tp/domain/paths";
 
 /** Every route of the app in one table (SPEC §2). Links and redirects read from here. */
 export const paths = {
@@ -10,12 +15,15 @@ export const paths = {
   legalDocuments: "/legal-documents",
   confirmation: "/confirmation",
   financialStatement: "/financial-statement",
+  /** Public: every asset's state now, feed halts and the trades refunded because of them. */
+  marketStatus: "/market-status",
   welcome: "/welcome",
   signUp: "/account/sign-up",
   signIn: "/account/sign-in",
   forgotPassword: "/account/forgot-password",
   resetPassword: resetPasswordPagePath,
   verifyEmail: verifyEmailPagePath,
+  confirmWithdrawal: confirmWithdrawalPagePath,
   user: {
     root: "/user",
     dashboard: "/user/dashboard",
@@ -23,10 +31,12 @@ export const paths = {
     withdrawFunds: "/user/withdraw-funds",
     blockchainStats: "/user/blockchain-stats",
     cryptoNews: "/user/crypto-news",
+    /** SPEC §3 "Market data": the top coins (shown only when a market data provider is set up). */
+    cryptoMarket: "/user/crypto-market",
     transactionHistory: "/user/transaction-history",
     tradeHistory: "/user/trade-history",
     personalData: "/user/personal-data",
-    security: "/user/security",
+    security: securityPagePath,
     referrals: "/user/referrals",
     notifications: "/user/notifications",
   },
@@ -42,5 +52,6 @@ export const paths = {
     auditLog: "/admin/audit-log",
     reconciliation: "/admin/reconciliation",
     notifications: "/admin/notifications",
+    feeds: "/admin/feeds",
   },
 } as const;

@@ -8,6 +8,10 @@ export const storageKeys = {
   user: "user",
   theme: "theme",
   registrationEmail: "registration_email",
+  /** The chart's type, interval and indicators with their settings (chart-settings.ts). */
+  chartSettings: "chart_settings",
+  /** The dashboard's one selected asset (chart, trade box, panel), kept across reloads. */
+  selectedAsset: "selected_asset",
 } as const;
 
 /**

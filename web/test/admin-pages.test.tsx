@@ -1,6 +1,13 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import type { AdminPaymentMethod, AdminUserDetail, LedgerReport } from "@tp/domain/admin-api";
+import {
+  type AdminPaymentMethod,
+  type AdminUserDetail,
+  adminMessages,
+  type LedgerReport,
+  type PaymentMethodChange,
+} from "@tp/domain/admin-api";
 import type { UserView } from "@tp/domain/api";
+import { feeMessages } from "@tp/domain/fees";
 import { describe, expect, it } from "vitest";
 import { storeSession, success, trader } from "./fake-api.ts";
 import { fill, findToast, renderApp } from "./render-app.tsx";
@@ -15,6 +22,7 @@ function renderAsStaff(path: string, routes: Parameters<typeof renderApp>[1] = {
     "GET /admin/deposits": emptyList,
     "GET /admin/withdrawals": emptyList,
     "GET /admin/verifications": emptyList,
+    "GET /admin/payment-method-changes": success([]),
     ...routes,
   });
 }
@@ -31,6 +39,10 @@ const bank: AdminPaymentMethod = {
   additional_details: { bank_name: "" },
   sort_order: 7,
   updated_at: "2026-01-15T12:00:00.000Z",
+  deposit_fee_fixed_cents: 0,
+  deposit_fee_basis_points: 0,
+  withdrawal_fee_fixed_cents: 0,
+  withdrawal_fee_basis_points: 0,
 };
 
 describe("payment methods", () => {
@@ -38,8 +50,8 @@ describe("payment methods", () => {
     const { user, callsTo } = renderAsStaff("/admin/payment-methods", {
       "GET /admin/payment-methods": success([bank]),
       "PUT /admin/payment-methods/bank-transfer": success(
-        { payment_method: bank },
-        "Payment method updated",
+        { change: { id: 4 } },
+        adminMessages.paymentMethodChangeProposed,
       ),
     });
     expect(await screen.findByText("Needs a bank name before traders can use it.")).toBeVisible();
@@ -56,9 +68,9 @@ describe("payment methods", () => {
     await user.click(within(dialog).getByLabelText("Recommended"));
     await user.click(within(dialog).getByRole("button", { name: "+ Add instruction" }));
     await fill(user, within(dialog).getByLabelText("Instruction 1"), "Use the reference as memo");
-    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
 
-    expect(await findToast("Payment method updated")).toBeInTheDocument();
+    expect(await findToast(adminMessages.paymentMethodChangeProposed)).toBeInTheDocument();
     expect(callsTo("PUT /admin/payment-methods/bank-transfer")[0]?.body).toEqual({
       name: "Bank Transfer",
       is_active: true,
@@ -67,6 +79,45 @@ describe("payment methods", () => {
       additional_details: { bank_name: "First Example Bank", swift_code: "FEXBGB2L" },
     });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("sets fees in dollars and percent, sending only the fees changed as cents and basis points", async () => {
+    const { user, callsTo } = renderAsStaff("/admin/payment-methods", {
+      "GET /admin/payment-methods": success([{ ...bank, withdrawal_fee_fixed_cents: 150 }]),
+      "PUT /admin/payment-methods/bank-transfer": success(
+        { change: { id: 5 } },
+        adminMessages.paymentMethodChangeProposed,
+      ),
+    });
+    expect(
+      await screen.findByText("Deposit: No fees · Withdrawal: $1.50", { exact: false }),
+    ).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Edit Bank Transfer" }));
+    const dialog = await screen.findByRole("dialog", { name: "Edit Bank Transfer" });
+    expect(within(dialog).getByLabelText("Withdrawal fee, fixed (USD)")).toHaveValue("1.5");
+    const percent = within(dialog).getByLabelText("Deposit fee (%)");
+    await fill(user, percent, "1.255");
+    await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
+    expect(percent).toHaveAccessibleDescription("Enter a percentage with at most 2 decimals");
+    await user.clear(percent);
+    await fill(user, percent, "60");
+    await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
+    await waitFor(() => expect(percent).toHaveAccessibleDescription(feeMessages.basisPointsMax));
+    expect(callsTo("PUT /admin/payment-methods/bank-transfer")).toHaveLength(0);
+
+    await user.clear(percent);
+    await fill(user, percent, "1.25");
+    const fixed = within(dialog).getByLabelText("Deposit fee, fixed (USD)");
+    await user.clear(fixed);
+    await fill(user, fixed, "2");
+    await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
+    expect(await findToast(adminMessages.paymentMethodChangeProposed)).toBeInTheDocument();
+    expect(callsTo("PUT /admin/payment-methods/bank-transfer")[0]?.body).toMatchObject({
+      deposit_fee_fixed_cents: 200,
+      deposit_fee_basis_points: 125,
+    });
+    const sent = callsTo("PUT /admin/payment-methods/bank-transfer")[0]?.body as object;
+    expect(Object.keys(sent)).not.toContain("withdrawal_fee_fixed_cents");
   });
 
   it("refuses a detail with a value but a bad key, sending nothing", async () => {
@@ -78,11 +129,70 @@ describe("payment methods", () => {
     await user.click(within(dialog).getByRole("button", { name: "+ Add detail" }));
     await fill(user, within(dialog).getByLabelText("Detail 5 key"), "9lives");
     await fill(user, within(dialog).getByLabelText("Detail 5 value"), "x");
-    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
     expect(await within(dialog).findByLabelText("Detail 5 key")).toHaveAccessibleDescription(
       "Keys are letters, digits, spaces and underscores",
     );
     expect(callsTo("PUT /admin/payment-methods/bank-transfer")).toHaveLength(0);
+  });
+});
+
+describe("payment-method changes and roles (four eyes)", () => {
+  const change = (id: number, proposer: { id: number; email: string }): PaymentMethodChange => ({
+    id,
+    payment_method_id: "bank-transfer",
+    payment_method_name: "Bank Transfer",
+    changes: { additional_details: { bank_name: "Other Bank" } },
+    status: "pending",
+    proposed_by: proposer,
+    proposed_at: "2026-01-15T12:00:00.000Z",
+    decided_by: null,
+    decided_at: null,
+  });
+
+  it("lists pending changes; another admin's can be confirmed, one's own only discarded", async () => {
+    const { user, callsTo } = renderAsStaff("/admin/payment-methods", {
+      "GET /admin/payment-methods": success([bank]),
+      "GET /admin/payment-method-changes": success([
+        change(5, { id: 2, email: "other-admin@example.com" }),
+        change(6, { id: 1, email: "staff@example.com" }),
+      ]),
+      "POST /admin/payment-method-changes/5/confirm": success(
+        {},
+        adminMessages.paymentMethodChangeConfirmed,
+      ),
+    });
+    expect(await screen.findByRole("status", { name: "2 awaiting second approval" })).toBeVisible();
+    const others = screen.getAllByRole("article", { name: "Proposed change to Bank Transfer" });
+    expect(within(others[0]!).getByText(/other-admin@example\.com/)).toBeVisible();
+    expect(within(others[0]!).getByText("Bank name: Other Bank")).toBeVisible();
+    expect(within(others[1]!).queryByRole("button", { name: "Confirm change" })).toBeNull();
+    expect(within(others[1]!).getByText("Another admin must confirm your change.")).toBeVisible();
+    await user.click(within(others[0]!).getByRole("button", { name: "Confirm change" }));
+    expect(await findToast(adminMessages.paymentMethodChangeConfirmed)).toBeInTheDocument();
+    expect(callsTo("POST /admin/payment-method-changes/5/confirm")).toHaveLength(1);
+  });
+
+  it("shows support the back office read-only: no edit, no confirm, no broadcast section", async () => {
+    const support: UserView = { ...staff, id: 3, email: "support@example.com", role: "support" };
+    storeSession("support-token", support);
+    renderApp("/admin/payment-methods", {
+      "GET /user": success({ user: support }),
+      "GET /admin/deposits": emptyList,
+      "GET /admin/withdrawals": emptyList,
+      "GET /admin/verifications": emptyList,
+      "GET /admin/payment-methods": success([bank]),
+      "GET /admin/payment-method-changes": success([
+        change(5, { id: 2, email: "other-admin@example.com" }),
+      ]),
+    });
+    expect(await screen.findByRole("heading", { name: "Bank Transfer" })).toBeVisible();
+    expect(screen.getByRole("status", { name: "1 awaiting second approval" })).toBeVisible();
+    expect(screen.queryByRole("button", { name: "Edit Bank Transfer" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Confirm change" })).toBeNull();
+    const sections = screen.getByRole("navigation", { name: "Back office sections" });
+    expect(within(sections).getByRole("link", { name: /Deposits/ })).toBeVisible();
+    expect(within(sections).queryByRole("link", { name: /Notifications/ })).toBeNull();
   });
 });
 
@@ -138,6 +248,18 @@ describe("users", () => {
       }),
       "GET /admin/users/7": success(detail),
       "POST /admin/users/7/sessions/40/revoke": success({ revoked: 1 }, "Session revoked"),
+      "GET /admin/users/7/sign-in-history": success({
+        data: [
+          {
+            id: 3,
+            attempted_at: "2026-01-03T00:00:00.000Z",
+            ip: "198.51.100.23",
+            browser: "Firefox on Linux",
+            result: "wrong_password",
+          },
+        ],
+        pagination: { last_page: 1, current_page: 1, total: 1 },
+      }),
     });
     await fill(user, await screen.findByLabelText("Search users"), "lovelace");
     await user.click(screen.getByRole("button", { name: "Search" }));
@@ -153,6 +275,9 @@ describe("users", () => {
     expect(screen.getByText("-$120.00")).toBeVisible();
 
     await user.click(screen.getByRole("tab", { name: /Sessions/ }));
+    // The staff member sees the trader's sign-in history too (issue 12, item 5).
+    expect(await screen.findByText("198.51.100.23")).toBeVisible();
+    expect(screen.getByText("Wrong password")).toBeVisible();
     await user.click(screen.getByRole("button", { name: "Revoke session 40" }));
     expect(await findToast("Session revoked")).toBeInTheDocument();
     expect(callsTo("POST /admin/users/7/sessions/40/revoke")).toHaveLength(1);

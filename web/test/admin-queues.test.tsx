@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import type {
-  AdminDepositView,
-  AdminVerificationView,
-  AdminWithdrawalView,
+import {
+  type AdminDepositView,
+  type AdminVerificationView,
+  type AdminWithdrawalView,
+  adminMessages,
 } from "@tp/domain/admin-api";
 import type { UserView } from "@tp/domain/api";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -12,6 +13,11 @@ import { fill, findToast, renderApp } from "./render-app.tsx";
 const staff: UserView = { ...trader, id: 1, email: "staff@example.com", role: "admin" };
 const ada = { id: 7, name: "Ada Lovelace", email: "ada@example.com" };
 const grace = { id: 9, name: "Grace Hopper", email: "grace@example.com" };
+const singleApproval = {
+  needs_second_approval: false,
+  first_approved_by: null,
+  first_approved_at: null,
+};
 
 function deposit(overrides: Partial<AdminDepositView> = {}): AdminDepositView {
   return {
@@ -20,8 +26,11 @@ function deposit(overrides: Partial<AdminDepositView> = {}): AdminDepositView {
     payment_method_id: "bitcoin",
     method: "Bitcoin",
     status: "under_review",
+    fee: 0,
+    net_amount: 250,
     transaction_hash: "DEP-ABC123",
     created_at: "2026-01-15T12:00:00.000Z",
+    payment_expires_at: "2026-01-16T12:00:00.000Z",
     has_receipt: true,
     receipt_uploaded_at: "2026-01-15T12:05:00.000Z",
     reviewed_at: null,
@@ -30,6 +39,7 @@ function deposit(overrides: Partial<AdminDepositView> = {}): AdminDepositView {
     reviewed_by: null,
     receipt_content_type: "image/png",
     receipt_size_bytes: 851,
+    four_eyes: singleApproval,
     ...overrides,
   };
 }
@@ -41,6 +51,8 @@ function withdrawal(overrides: Partial<AdminWithdrawalView> = {}): AdminWithdraw
     payment_method_id: "bitcoin",
     method: "Bitcoin",
     status: "pending",
+    fee: 0,
+    net_amount: 120.5,
     transaction_hash: "WDR-XYZ",
     withdrawal_details: {
       amount: 120.5,
@@ -50,8 +62,11 @@ function withdrawal(overrides: Partial<AdminWithdrawalView> = {}): AdminWithdraw
     reviewed_at: null,
     rejection_reason: null,
     payout_reference: null,
+    email_confirmed_at: "2026-01-15T12:00:00.000Z",
+    timeline: [],
     trader: ada,
     reviewed_by: null,
+    four_eyes: singleApproval,
     ...overrides,
   };
 }
@@ -121,7 +136,7 @@ describe("admin area access", () => {
   });
 
   it("shows staff the sections and the waiting count of each queue", async () => {
-    renderAsStaff("/admin", {
+    renderAsStaff("/admin/deposits", {
       "GET /admin/deposits": list([deposit(), deposit({ id: 13 })]),
       "GET /admin/withdrawals": list([withdrawal()]),
       "GET /admin/verifications": list([]),
@@ -355,5 +370,70 @@ describe("identity queue", () => {
     expect(callsTo("POST /admin/verifications/5/reject")[0]?.body).toEqual({
       reason: "The photo is blurred",
     });
+  });
+});
+
+describe("four eyes in the queues", () => {
+  const otherReviewer = { id: 2, email: "reviewer-a@example.com" };
+  const firstApproved = {
+    needs_second_approval: true,
+    first_approved_by: otherReviewer,
+    first_approved_at: "2026-01-15T12:10:00.000Z",
+  };
+
+  it("gives a large deposit its first approval, saying nothing is credited yet", async () => {
+    const { user, callsTo } = renderAsStaff("/admin/deposits", {
+      "GET /admin/deposits": list([
+        deposit({
+          amount: 5000,
+          four_eyes: { ...singleApproval, needs_second_approval: true },
+        }),
+      ]),
+      "POST /admin/deposits/12/approve": success({}, adminMessages.depositFirstApproval),
+    });
+    await user.click(await screen.findByRole("button", { name: /Ada Lovelace/ }));
+    expect(screen.getByText("Needs approvals from two different reviewers")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Approve (1 of 2)" }));
+    const dialog = await screen.findByRole("dialog", { name: "Approve deposit #12?" });
+    expect(dialog).toHaveTextContent("nothing is credited");
+    await user.click(within(dialog).getByRole("button", { name: "Give first approval" }));
+    expect(await findToast(adminMessages.depositFirstApproval)).toBeInTheDocument();
+    expect(callsTo("POST /admin/deposits/12/approve")).toHaveLength(1);
+  });
+
+  it("shows who approved first and lets a different reviewer give the second", async () => {
+    const { user } = renderAsStaff("/admin/deposits", {
+      "GET /admin/deposits": list([deposit({ amount: 5000, four_eyes: firstApproved })]),
+    });
+    const row = await screen.findByRole("button", { name: /Ada Lovelace/ });
+    expect(row).toHaveTextContent("Awaiting second approval");
+    await user.click(row);
+    expect(
+      screen.getByText(/First approval by reviewer-a@example\.com .* awaiting second approval/),
+    ).toBeVisible();
+    expect(screen.getByRole("button", { name: "Give second approval" })).toBeEnabled();
+  });
+
+  it("does not let the first approver give the second", async () => {
+    storeSession("staff-token", { ...staff, id: otherReviewer.id });
+    const { user } = renderApp("/admin/withdrawals", {
+      "GET /user": success({ user: { ...staff, id: otherReviewer.id } }),
+      "GET /admin/withdrawals": list([withdrawal({ amount: 2000, four_eyes: firstApproved })]),
+    });
+    await user.click(await screen.findByRole("button", { name: /Ada Lovelace/ }));
+    expect(screen.getByRole("button", { name: "Awaiting another reviewer" })).toBeDisabled();
+  });
+
+  it("shows support the queue without decisions", async () => {
+    const support: UserView = { ...staff, id: 3, role: "support" };
+    storeSession("staff-token", support);
+    const { user } = renderApp("/admin/deposits", {
+      "GET /user": success({ user: support }),
+      "GET /admin/deposits": list([deposit()]),
+    });
+    await user.click(await screen.findByRole("button", { name: /Ada Lovelace/ }));
+    expect(await screen.findByRole("img", { name: "Receipt of deposit #12" })).toBeVisible();
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Reject" })).toBeNull();
   });
 });

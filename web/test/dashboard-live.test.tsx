@@ -144,6 +144,60 @@ describe("live dashboard (PRODUCT.md D10)", () => {
     await waitFor(() => expect(stream.subscribed()).toContain("EURUSD"));
   }, 15_000);
 
+  it("a market_state message updates the market in place: closed with a countdown, halted, open again; no refetch", async () => {
+    const { stream, callsTo } = await openDashboard();
+    const markets = callsTo("GET /markets").length;
+    const call = screen.getByRole("button", { name: "Call" });
+    expect(call).toBeEnabled();
+    const tradeForm = () => within(screen.getByRole("form", { name: "Trade form" }));
+
+    const opensAt = new Date(Date.now() + 47 * 60_000 - 10_000).toISOString();
+    stream.current().push({
+      type: "market_state",
+      symbol: "EURUSD",
+      state: "closed",
+      next_open_at: opensAt,
+    });
+    expect(await tradeForm().findByText("Market closed — opens in 47 min")).toBeInTheDocument();
+    expect(call).toBeDisabled();
+    expect(within(marketOverview().getByRole("button", { name: /^EURUSD/ })).getByText("Closed"));
+    expect(screen.getByRole("note", { name: "EUR/USD market state" })).toHaveTextContent(
+      "Market closed — opens in 47 min",
+    );
+
+    stream
+      .current()
+      .push({ type: "market_state", symbol: "EURUSD", state: "halted", next_open_at: null });
+    expect(await tradeForm().findByText("Prices delayed — trading paused")).toBeInTheDocument();
+    expect(within(marketOverview().getByRole("button", { name: /^EURUSD/ })).getByText("Delayed"));
+
+    // A malformed state is ignored.
+    stream
+      .current()
+      .push({ type: "market_state", symbol: "EURUSD", state: "asleep", next_open_at: null });
+    stream
+      .current()
+      .push({ type: "market_state", symbol: "EURUSD", state: "open", next_open_at: null });
+    await waitFor(() => expect(call).toBeEnabled());
+    expect(screen.queryByRole("note", { name: "EUR/USD market state" })).not.toBeInTheDocument();
+    expect(callsTo("GET /markets").length).toBe(markets);
+  });
+
+  it("a refetch message reads again what the page shows (the server's bus may have lost events)", async () => {
+    const { stream, callsTo } = await openDashboard();
+    const before = {
+      markets: callsTo("GET /markets").length,
+      history: callsTo("GET /practice-trade-history").length,
+      user: callsTo("GET /user").length,
+    };
+    stream.current().push({ type: "refetch" });
+    await waitFor(() => {
+      expect(callsTo("GET /markets").length).toBeGreaterThan(before.markets);
+      expect(callsTo("GET /practice-trade-history").length).toBeGreaterThan(before.history);
+      expect(callsTo("GET /user").length).toBeGreaterThan(before.user);
+    });
+  });
+
   it("a refused token leaves the socket short of live, so the page keeps polling", async () => {
     storeSession();
     const { callsTo } = renderApp("/user/dashboard", {}, { acceptAuth: false });
@@ -161,12 +215,13 @@ describe("live dashboard (PRODUCT.md D10)", () => {
     await user.click(marketOverview().getByRole("tab", { name: "Crypto" }));
     await user.click(marketOverview().getByRole("button", { name: /^BTCUSDT/ }));
 
-    expect(screen.getByText("Loading BINANCE:BTCUSDT chart")).toBeInTheDocument();
-    expect(screen.getByRole("heading", { name: "BINANCE:BTCUSDT" })).toBeInTheDocument();
+    // Simulated prices carry no venue prefix (issue 11 item 8).
+    expect(screen.getByText("Loading BTCUSDT chart")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "BTCUSDT" })).toBeInTheDocument();
     expect(screen.getByLabelText("Option type")).toHaveValue("crypto");
     expect(screen.getByLabelText("Asset")).toHaveValue("BTCUSDT");
     await waitFor(
-      () => expect(screen.queryByText("Loading BINANCE:BTCUSDT chart")).not.toBeInTheDocument(),
+      () => expect(screen.queryByText("Loading BTCUSDT chart")).not.toBeInTheDocument(),
       {
         timeout: 2_000,
       },
@@ -178,7 +233,13 @@ describe("live dashboard (PRODUCT.md D10)", () => {
 
     await user.click(marketOverview().getByRole("tab", { name: "Stock" }));
     await user.click(marketOverview().getByRole("button", { name: /^TSLA/ }));
-    expect(screen.getByRole("heading", { name: "NASDAQ:TSLA" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "TSLA" })).toBeInTheDocument();
+
+    // Commodities and Indices are in the panel too (issue 11).
+    await user.click(marketOverview().getByRole("tab", { name: "Indices" }));
+    await user.click(marketOverview().getByRole("button", { name: /^US500/ }));
+    expect(screen.getByLabelText("Option type")).toHaveValue("indices");
+    expect(screen.getByLabelText("Asset")).toHaveValue("US500");
   });
 
   it("says Simulated prices on the chart while its asset's prices come from the simulator", async () => {

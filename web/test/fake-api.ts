@@ -4,6 +4,7 @@ import type { ErrorCode } from "@tp/domain/error-codes";
 import { type SiteContent, siteContentSchema } from "@tp/domain/site-content";
 import shippedContent from "../../content/site.json";
 import { configureApiClient } from "../src/api/client.ts";
+import type { MarketView } from "../src/api/markets.ts";
 
 /**
  * The API as the tests see it: a fetch function handed to the client (configureApiClient),
@@ -49,18 +50,29 @@ export const trader: UserView = {
 };
 
 /** A price for every catalogue asset, as GET /markets gives them (EURUSD near 1.08). */
-export const marketsFixture = assetCatalogue.map((asset, index) => ({
+export const marketsFixture: MarketView[] = assetCatalogue.map((asset, index) => ({
   symbol: asset.symbol,
   name: asset.name,
   option_type: asset.optionType,
-  chart_symbol: chartSymbol(asset),
+  chart_symbol: chartSymbol(asset, "simulated"),
   precision: asset.precision,
   price: asset.symbol === "EURUSD" ? 1.08 : 100 + index,
   at: "2026-01-15T12:00:00.000Z",
   change_24h_percent: 0.5,
   source: "simulated",
   is_open: true,
+  state: "open",
+  next_open_at: null,
+  real_trading: false,
 }));
+
+/**
+ * GET /markets with some rows changed (a state, real trading allowed…): `change` gets each
+ * fixture row and returns what differs.
+ */
+export function marketsWith(change: (market: MarketView) => Partial<MarketView>): FakeReply {
+  return success({ markets: marketsFixture.map((market) => ({ ...market, ...change(market) })) });
+}
 
 /** A history page of `trades` as GET /{real,practice}-trade-history answers it. */
 export function historyPage(trades: TradeView[], page = 1, limit = 10, total = trades.length) {
@@ -113,6 +125,14 @@ export const defaultRoutes: FakeRoutes = {
     pagination: { last_page: 1, current_page: 1, total: 0 },
   }),
   "GET /activity/recent": success({ enabled: true, data: [] }),
+  // Every optional market-information provider set up (the navigation shows their pages).
+  "GET /market-info/providers": success({
+    blockchain_stats: true,
+    crypto_news: true,
+    crypto_market: true,
+  }),
+  // The Security page's Passkeys section: none yet.
+  "GET /passkeys": success({ passkeys: [] }),
   // The public document galleries (PRODUCT.md D6): the shipped content folder has none.
   "GET /site-content/galleries/legal-documents": success({ name: "legal-documents", images: [] }),
   "GET /site-content/galleries/confirmation": success({ name: "confirmation", images: [] }),

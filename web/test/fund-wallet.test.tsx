@@ -1,13 +1,22 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { fundingMessages as m } from "@tp/domain/funding";
+import { marketStateMessages } from "@tp/domain/market-state";
 import { describe, expect, it } from "vitest";
-import { type FakeReply, failure, refusal, storeSession, success } from "./fake-api.ts";
+import {
+  type FakeReply,
+  failure,
+  marketsWith,
+  refusal,
+  storeSession,
+  success,
+} from "./fake-api.ts";
 import {
   bank,
   bitcoin,
   fileOf,
   litecoinOff,
   pngBytes,
+  unconfiguredMethod,
   walletFixture,
   westernUnion,
 } from "./funding-fixtures.ts";
@@ -46,6 +55,29 @@ async function fundAccount(view: ReturnType<typeof renderApp>, amount: string) {
   await view.user.click(screen.getByRole("button", { name: "Fund Account" }));
 }
 
+describe("fund wallet: real trading unavailable (issue 11)", () => {
+  it("says before any money is sent that a deposit cannot be traded while prices are simulated", async () => {
+    renderDeposit();
+    const notice = await screen.findByRole("note", { name: "Real-account trading" });
+    expect(notice).toHaveTextContent(marketStateMessages.realUnavailable);
+    expect(notice).toHaveTextContent("Practice Account");
+    // Above the methods: read before a method is chosen.
+    const list = await screen.findByRole("list", { name: "Payment methods" });
+    expect(notice.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("says nothing while the real account may trade the markets", async () => {
+    const view = renderDeposit({
+      "GET /markets": marketsWith(() => ({ real_trading: true })),
+    });
+    await screen.findByRole("list", { name: "Payment methods" });
+    await waitFor(() => expect(view.callsTo("GET /markets")).toHaveLength(1));
+    // The reply is in the cache once the query says so; the notice still is not there.
+    await waitFor(() => expect(view.queryClient.getQueryData(["markets"])).toBeDefined());
+    expect(screen.queryByRole("note", { name: "Real-account trading" })).not.toBeInTheDocument();
+  });
+});
+
 describe("fund wallet: method list and amount", () => {
   it("marks methods Recommended or Currently unavailable; unavailable ones cannot be chosen", async () => {
     const view = renderDeposit();
@@ -60,6 +92,20 @@ describe("fund wallet: method list and amount", () => {
     expect(await screen.findByText(m.methodUnavailableNotice)).toBeInTheDocument();
     expect(screen.queryByLabelText("Amount (USD)")).not.toBeInTheDocument();
     expect(view.callsTo("POST /deposits")).toHaveLength(0);
+  });
+
+  it("says no deposit method is available yet, and why, when none can be used", async () => {
+    renderDeposit({
+      "GET /payment-methods": success([litecoinOff, unconfiguredMethod("bitcoin")]),
+    });
+    expect(await screen.findByText(m.noDepositMethods)).toBeInTheDocument();
+    expect(screen.getByText(m.noDepositMethodsReason)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Contact support" })).toHaveAttribute(
+      "href",
+      "/contact",
+    );
+    expect(screen.queryByRole("list", { name: "Payment methods" })).not.toBeInTheDocument();
+    expect(screen.queryByText("Currently unavailable")).not.toBeInTheDocument();
   });
 
   it("cross-links deposit and withdraw in the banner's tabs", async () => {

@@ -50,6 +50,10 @@ export function methodFixture(
     is_recommended: false,
     is_available: true,
     ...configured[kind],
+    deposit_fee_fixed_cents: 0,
+    deposit_fee_basis_points: 0,
+    withdrawal_fee_fixed_cents: 0,
+    withdrawal_fee_basis_points: 0,
     ...overrides,
   };
 }
@@ -69,6 +73,7 @@ export const walletFixture: WalletData = {
   name: "Bitcoin",
   wallet_address: "bc1qexampleaddress0000000000000000000",
   instructions: ["Send only BTC to this address.", "Use the payment reference as the memo."],
+  coin_price: null,
 };
 
 export function transactionFixture(overrides: Partial<TransactionRow> = {}): TransactionRow {
@@ -79,6 +84,8 @@ export function transactionFixture(overrides: Partial<TransactionRow> = {}): Tra
     method: "Bitcoin",
     payment_method_id: "bitcoin",
     amount: 250,
+    fee: 0,
+    net_amount: 250,
     status: "confirmed",
     transactionId: "DEP-AAAA1111",
     note: null,

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LivePrices, price_render_interval_ms } from "../src/stream/live-prices.ts";
 import {
   LiveStream,
+  type MarketStateEvent,
   ping_interval_ms,
   reconnect_delay_max_ms,
   reconnectDelayMs,
@@ -138,5 +139,34 @@ describe("live stream client", () => {
     fake.balance(12.5, 9_000);
     expect(trades.map((trade) => trade.id)).toEqual([5]);
     expect(balances).toEqual([{ account_balance: 12.5, practice_balance: 9_000 }]);
+  });
+
+  it("hands on market states it can read and the server's refetch request", async () => {
+    const fake = start();
+    const states: MarketStateEvent[] = [];
+    let refetches = 0;
+    client.onMarketState((event) => states.push(event));
+    client.onRefetch(() => {
+      refetches += 1;
+    });
+    await settle();
+
+    const opensAt = "2026-01-19T14:30:00.000Z";
+    fake
+      .current()
+      .push({ type: "market_state", symbol: "AAPL", state: "closed", next_open_at: opensAt });
+    fake
+      .current()
+      .push({ type: "market_state", symbol: "AAPL", state: "paused", next_open_at: null });
+    fake.current().push({ type: "market_state", symbol: "AAPL", state: "halted", next_open_at: 5 });
+    fake.current().push({ type: "market_state", state: "open", next_open_at: null });
+    fake.current().push({ type: "market_state", symbol: "XAUUSD", state: "halted" });
+    expect(states).toEqual([
+      { symbol: "AAPL", state: "closed", next_open_at: opensAt },
+      { symbol: "XAUUSD", state: "halted", next_open_at: null },
+    ]);
+
+    fake.current().push({ type: "refetch" });
+    expect(refetches).toBe(1);
   });
 });

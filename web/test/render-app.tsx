@@ -4,8 +4,16 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { AppProviders } from "../src/app/app-providers.tsx";
 import { createQueryClient } from "../src/app/query-client.ts";
 import { routes } from "../src/app/routes.tsx";
+import { resolveLazyRoutes } from "../src/components/lazy-page.tsx";
 import { type FakeRoutes, installFakeApi } from "./fake-api.ts";
 import { installFakeStream } from "./fake-stream.ts";
+
+/**
+ * The production route table with its lazy pages already loaded: a test renders the page at
+ * once, as the browser does once the page's chunk has arrived (lazy-page.test.tsx covers the
+ * loading itself).
+ */
+const loadedRoutes = await resolveLazyRoutes(routes);
 
 /** The whole app (same providers and route table as production) at `path`. */
 export function renderApp(
@@ -16,7 +24,7 @@ export function renderApp(
   const fake = installFakeApi(api);
   const stream = installFakeStream(streamOptions);
   const queryClient = createQueryClient();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(loadedRoutes, { initialEntries: [path] });
   const user = userEvent.setup({ delay: null });
   const view = render(
     <AppProviders queryClient={queryClient}>

@@ -6,8 +6,9 @@ import { resetApiClient } from "../src/api/client.ts";
 import { resetStream } from "../src/stream/live-stream.ts";
 import { installFakeStream } from "./fake-stream.ts";
 
-// CI machines are small and shared: give findBy/waitFor room before calling a test failed.
-configure({ asyncUtilTimeout: 4_000 });
+// CI machines are small and shared (the web suite runs beside the server suites): give
+// findBy/waitFor room before calling a test failed; a 4 s wait timed out there once.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom has no layout: scrolling is a no-op here (ScrollToTop calls it on every route).
 window.scrollTo = () => {};

@@ -5,6 +5,25 @@ import { siteContent, storeSession, success, trader } from "./fake-api.ts";
 import { findToast, renderApp } from "./render-app.tsx";
 
 describe("signed-in shell", () => {
+  it("hides the pages of providers the operator has not set up, on desktop and in the mobile panel", async () => {
+    storeSession();
+    renderApp("/user/dashboard", {
+      "GET /market-info/providers": success({
+        blockchain_stats: true,
+        crypto_news: false,
+        crypto_market: false,
+      }),
+    });
+    const desktop = within(await screen.findByRole("navigation", { name: "Account sections" }));
+    expect(await desktop.findByRole("link", { name: "Blockchain stats" })).toBeInTheDocument();
+    expect(desktop.queryByRole("link", { name: "Crypto news" })).not.toBeInTheDocument();
+    expect(desktop.queryByRole("link", { name: "Crypto market" })).not.toBeInTheDocument();
+    const panel = within(screen.getByRole("navigation", { name: "Account menu", hidden: true }));
+    expect(panel.getByRole("link", { name: "Blockchain stats", hidden: true })).toBeInTheDocument();
+    expect(panel.queryByRole("link", { name: "Crypto news", hidden: true })).toBeNull();
+    expect(panel.queryByRole("link", { name: "Crypto market", hidden: true })).toBeNull();
+  });
+
   it("has the desktop bar: level, status, deposit, logout, menus and a bell without badge", async () => {
     storeSession();
     renderApp("/user/dashboard");
@@ -20,6 +39,10 @@ describe("signed-in shell", () => {
     expect(header.getByRole("button", { name: "LOGOUT" })).toBeInTheDocument();
     expect(desktop.getByRole("link", { name: "Blockchain stats" })).toBeInTheDocument();
     expect(desktop.getByRole("link", { name: "Crypto news" })).toBeInTheDocument();
+    expect(desktop.getByRole("link", { name: "Crypto market" })).toHaveAttribute(
+      "href",
+      "/user/crypto-market",
+    );
     expect(desktop.getByRole("button", { name: "ACCOUNT" })).toBeInTheDocument();
     expect(desktop.getByRole("link", { name: "Withdraw" })).toHaveAttribute(
       "href",
@@ -47,7 +70,7 @@ describe("signed-in shell", () => {
     storeSession();
     const { user } = renderApp("/user/dashboard");
     await user.click(await screen.findByRole("button", { name: "Open menu" }));
-    const panel = within(screen.getByRole("dialog", { name: "Menu" }));
+    const panel = within(await screen.findByRole("dialog", { name: "Menu" }));
 
     expect(panel.getByText("Inactive")).toBeInTheDocument();
     expect(panel.getByText("Basic")).toBeInTheDocument();
@@ -72,7 +95,7 @@ describe("signed-in shell", () => {
     const { user } = renderApp("/user/dashboard", { "GET /user": success({ user: verified }) });
     await user.click(await screen.findByRole("button", { name: "Open menu" }));
     expect(
-      within(screen.getByRole("dialog", { name: "Menu" })).getByText("Active"),
+      within(await screen.findByRole("dialog", { name: "Menu" })).getByText("Active"),
     ).toBeInTheDocument();
   });
 

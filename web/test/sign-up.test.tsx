@@ -1,5 +1,5 @@
 import { screen, waitFor } from "@testing-library/react";
-import { uiMessages } from "@tp/domain/messages";
+import { inputMessages, uiMessages } from "@tp/domain/messages";
 import { validationMessages as m } from "@tp/domain/validation";
 import { describe, expect, it } from "vitest";
 import { failure, trader } from "./fake-api.ts";
@@ -46,6 +46,18 @@ describe("sign-up form", () => {
     expect(screen.getByLabelText("Email")).toHaveAccessibleDescription(m.emailInvalid);
     expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(m.passwordInvalid);
     expect(screen.getByLabelText("Phone number")).toHaveAccessibleDescription(m.phoneInvalid);
+  });
+
+  it("refuses a hidden direction-changing character with the server's message (issue 12)", async () => {
+    const { user, callsTo } = renderApp("/account/sign-up");
+    await fillValidForm(user);
+    await fill(user, screen.getByLabelText("First name"), "Ada\u202E");
+    await user.click(screen.getByLabelText(terms));
+    await user.click(screen.getByRole("button", { name: "Register" }));
+    expect(await screen.findByLabelText("First name")).toHaveAccessibleDescription(
+      inputMessages.textBidiControl,
+    );
+    expect(callsTo("POST /register")).toHaveLength(0);
   });
 
   it("says the passwords do not match under the confirmation", async () => {

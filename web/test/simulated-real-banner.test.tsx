@@ -7,14 +7,20 @@ import { renderApp } from "./render-app.tsx";
 describe("the simulated-prices banner (PRODUCT.md D2)", () => {
   it("shows on every page while real balances trade on simulated prices", async () => {
     renderApp("/about", {
-      "GET /trading-conditions": success({ real_trading_on_simulated_prices: true }),
+      "GET /trading-conditions": success({
+        real_trading_on_simulated_prices: true,
+        practice_top_up_level: 10_000,
+      }),
     });
     expect(await screen.findByRole("alert")).toHaveTextContent(simulatedRealBannerText);
   });
 
   it("shows nothing otherwise", async () => {
     const { calls } = renderApp("/about", {
-      "GET /trading-conditions": success({ real_trading_on_simulated_prices: false }),
+      "GET /trading-conditions": success({
+        real_trading_on_simulated_prices: false,
+        practice_top_up_level: 10_000,
+      }),
     });
     await screen.findAllByRole("button", { name: "Switch to dark theme" });
     await vi.waitFor(() =>

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { expirations } from "@tp/domain/catalogue";
+import { marketStateMessages } from "@tp/domain/market-state";
 import { tradeMessages } from "@tp/domain/trade-form";
 import { describe, expect, it } from "vitest";
 import { checkTrade, potentialProfit } from "../src/routes/dashboard/trade-rules.ts";
@@ -7,6 +8,7 @@ import {
   type FakeReply,
   type FakeRoutes,
   failure,
+  marketsWith,
   siteContent,
   storeSession,
   success,
@@ -60,7 +62,7 @@ describe("trade form rules (SPEC §5)", () => {
     expect(queryToast(tradeMessages.selectExpiration)).not.toBeInTheDocument();
     expect(form.asset).toHaveAttribute("aria-invalid", "true");
 
-    await user.selectOptions(form.asset, "XAGUSD");
+    await user.selectOptions(form.asset, "GBPUSD");
     await user.click(form.put);
     expect(await findToast(tradeMessages.validAmount)).toBeInTheDocument();
     expect(queryToast(tradeMessages.selectExpiration)).not.toBeInTheDocument();
@@ -123,15 +125,16 @@ describe("trade form rules (SPEC §5)", () => {
   });
 });
 
-describe("option type (SPEC §4)", () => {
-  it("starts on commodities; changing it resets the asset to the first of the new type, offers only its assets, and the chart follows", async () => {
+describe("option type (SPEC §4) and the one selection (issue 11)", () => {
+  it("opens on EURUSD for the chart and the form alike; changing the type selects its first asset, offers only its assets, and the chart follows", async () => {
     const { form, user } = await openDashboard();
-    expect(form.optionType).toHaveValue("commodities");
-    expect(form.asset).toHaveValue("XAUUSD");
-    // SPEC §4: the chart opens on EURUSD whatever the form holds.
+    // One opening asset for both (market-selection.ts): the spec's chart symbol, so forex.
+    expect(form.optionType).toHaveValue("forex");
+    expect(form.asset).toHaveValue("EURUSD");
     expect(screen.getByRole("heading", { name: "EURUSD" })).toBeInTheDocument();
 
-    await user.selectOptions(form.asset, "XAGUSD");
+    await user.selectOptions(form.asset, "GBPUSD");
+    expect(await screen.findByRole("heading", { name: "GBPUSD" })).toBeInTheDocument();
     await user.selectOptions(form.optionType, "crypto");
     expect(form.asset).toHaveValue("BTCUSDT");
     const options = within(form.asset)
@@ -148,14 +151,58 @@ describe("option type (SPEC §4)", () => {
       "ADAUSDT",
       "DOGEUSDT",
     ]);
-    expect(await screen.findByRole("heading", { name: "BINANCE:BTCUSDT" })).toBeInTheDocument();
+    // Simulated prices carry no venue prefix (issue 11 item 8).
+    expect(await screen.findByRole("heading", { name: "BTCUSDT" })).toBeInTheDocument();
 
     await user.selectOptions(form.optionType, "stocks");
     expect(form.asset).toHaveValue("AAPL");
-    expect(await screen.findByRole("heading", { name: "NASDAQ:AAPL" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "AAPL" })).toBeInTheDocument();
     await user.selectOptions(form.optionType, "indices");
     expect(form.asset).toHaveValue("DE30");
     expect(await screen.findByRole("heading", { name: "DE30" })).toBeInTheDocument();
+  });
+
+  it("picking Gold in the trade box shows Gold on the chart and in the market panel; emptying the asset keeps the chart", async () => {
+    const { form, user } = await openDashboard();
+    const panel = within(screen.getByRole("complementary", { name: "Market overview" }));
+    expect(panel.getByRole("tab", { name: "Forex" })).toHaveAttribute("aria-selected", "true");
+
+    await user.selectOptions(form.optionType, "commodities");
+    expect(form.asset).toHaveValue("XAUUSD");
+    expect(await screen.findByRole("heading", { name: "XAUUSD" })).toBeInTheDocument();
+    expect(panel.getByRole("tab", { name: "Commodities" })).toHaveAttribute(
+      "aria-selected",
+      "true",
+    );
+    expect(panel.getByRole("button", { name: /^XAUUSD/ })).toHaveAttribute("aria-pressed", "true");
+
+    // "Select asset" empties the form (SPEC §5's first check) but the chart keeps Gold.
+    await user.selectOptions(form.asset, "");
+    expect(screen.getByRole("heading", { name: "XAUUSD" })).toBeInTheDocument();
+    // Picking it again in the panel fills the form again.
+    await user.click(panel.getByRole("button", { name: /^XAUUSD/ }));
+    expect(form.asset).toHaveValue("XAUUSD");
+  });
+
+  it("the ticker selects everywhere, and the selection survives a reload", async () => {
+    const { form, user, unmount } = await openDashboard();
+    const ticker = within(screen.getByRole("region", { name: "Ticker" }));
+    // The tape's second copy is hidden from the accessibility tree: one button per asset.
+    await user.click(ticker.getByRole("button", { name: /^Bitcoin/ }));
+    expect(form.optionType).toHaveValue("crypto");
+    expect(form.asset).toHaveValue("BTCUSDT");
+    expect(screen.getByRole("heading", { name: "BTCUSDT" })).toBeInTheDocument();
+    expect(ticker.getByRole("button", { name: /^Bitcoin/ })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    const panel = within(screen.getByRole("complementary", { name: "Market overview" }));
+    expect(panel.getByRole("tab", { name: "Crypto" })).toHaveAttribute("aria-selected", "true");
+    unmount();
+
+    const again = await openDashboard();
+    expect(again.form.asset).toHaveValue("BTCUSDT");
+    expect(screen.getByRole("heading", { name: "BTCUSDT" })).toBeInTheDocument();
   });
 });
 
@@ -206,7 +253,7 @@ describe("confirmation modal (SPEC §2, §4)", () => {
       ]),
     );
     expect(rows).toEqual({
-      Asset: "XAUUSD",
+      Asset: "EURUSD",
       Type: "Call",
       "Amount (USD)": "$10.00",
       "Duration (seconds)": "30",
@@ -233,7 +280,7 @@ describe("confirmation modal (SPEC §2, §4)", () => {
     expect(view.form.put).toBeDisabled();
     const [call] = view.callsTo("POST /place-trade");
     expect(call?.body).toEqual({
-      asset: "XAUUSD",
+      asset: "EURUSD",
       type: "put",
       amount: 10,
       duration: 30,
@@ -248,18 +295,18 @@ describe("confirmation modal (SPEC §2, §4)", () => {
       body: {
         status: "success",
         message: "Trade placed successfully",
-        data: { trade: tradeFixture({ id: 9, asset: "XAUUSD", type: "put", entry_price: 2300.1 }) },
+        data: { trade: tradeFixture({ id: 9, asset: "EURUSD", type: "put", entry_price: 1.0812 }) },
       },
     });
     expect(await findToast("Trade placed successfully")).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     expect(view.form.amount).toHaveValue(null);
     expect(view.form.expiration).toHaveValue("");
-    expect(view.form.asset).toHaveValue("XAUUSD");
+    expect(view.form.asset).toHaveValue("EURUSD");
     await waitFor(() => expect(view.callsTo("GET /user").length).toBeGreaterThan(userCalls));
     // The placed trade shows among the open trades at once.
     const open = within(screen.getByRole("region", { name: "Open trades" }));
-    expect(await open.findByText(/Entry 2,300\.100/)).toBeInTheDocument();
+    expect(await open.findByText(/Entry 1\.08120/)).toBeInTheDocument();
   });
 
   it("a fresh Idempotency-Key for every confirmed trade", async () => {
@@ -284,9 +331,12 @@ describe("confirmation modal (SPEC §2, §4)", () => {
     expect(keys[0]).not.toBe(keys[1]);
   });
 
-  it("real: the first trade asks to acknowledge the risk warning, once per trader; no practice reminder; the server's refusal is the toast", async () => {
+  it("real: the first trade asks to acknowledge the risk warning; a refused trade does not use it up, a placed one does; no practice reminder", async () => {
+    let placeReply: FakeReply = failure(422, tradeMessages.insufficientBalance);
     const view = await openDashboard({
-      "POST /place-trade": failure(422, tradeMessages.insufficientBalance),
+      // An operator who allowed real trading on these prices.
+      "GET /markets": marketsWith(() => ({ real_trading: true })),
+      "POST /place-trade": () => placeReply,
     });
     await view.user.click(screen.getByRole("radio", { name: "Real Account" }));
     await fillValid(view);
@@ -295,7 +345,6 @@ describe("confirmation modal (SPEC §2, §4)", () => {
     const risk = within(await screen.findByRole("dialog", { name: "Risk warning" }));
     expect(risk.getByText(siteContent.risk_warning)).toBeInTheDocument();
     await view.user.click(risk.getByRole("button", { name: "I understand the risk" }));
-    expect(window.localStorage.getItem(`risk_acknowledged:${trader.id}`)).toBeTruthy();
 
     const dialog = within(await screen.findByRole("dialog", { name: "Confirm Call trade" }));
     expect(dialog.queryByText(practiceReminder)).not.toBeInTheDocument();
@@ -303,8 +352,20 @@ describe("confirmation modal (SPEC §2, §4)", () => {
     expect(await findToast(tradeMessages.insufficientBalance)).toBeInTheDocument();
     expect(view.callsTo("POST /place-trade")[0]?.body).toMatchObject({ is_practice: false });
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    // Refused: the acknowledgement is not used up, the next real trade asks again.
+    expect(window.localStorage.getItem(`risk_acknowledged:${trader.id}`)).toBeNull();
 
-    // Acknowledged: the next real trade goes straight to the confirmation.
+    placeReply = success({ trade: tradeFixture({ is_practice: false }) }, tradeMessages.placed);
+    await view.user.click(view.form.put);
+    const again = within(await screen.findByRole("dialog", { name: "Risk warning" }));
+    await view.user.click(again.getByRole("button", { name: "I understand the risk" }));
+    const confirm = within(await screen.findByRole("dialog", { name: "Confirm Put trade" }));
+    await view.user.click(confirm.getByRole("button", { name: "Confirm Trade" }));
+    expect(await findToast(tradeMessages.placed)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(window.localStorage.getItem(`risk_acknowledged:${trader.id}`)).toBeTruthy();
+
+    // Placed once: the next real trade goes straight to the confirmation.
     await fillValid(view);
     await view.user.click(view.form.put);
     expect(await screen.findByRole("dialog", { name: "Confirm Put trade" })).toBeInTheDocument();
@@ -312,7 +373,9 @@ describe("confirmation modal (SPEC §2, §4)", () => {
   });
 
   it("cancelling the risk warning places nothing and asks again next time", async () => {
-    const view = await openDashboard();
+    const view = await openDashboard({
+      "GET /markets": marketsWith(() => ({ real_trading: true })),
+    });
     await view.user.click(screen.getByRole("radio", { name: "Real Account" }));
     await fillValid(view);
     await view.user.click(view.form.call);
@@ -322,6 +385,66 @@ describe("confirmation modal (SPEC §2, §4)", () => {
     await view.user.click(view.form.call);
     expect(await screen.findByRole("dialog", { name: "Risk warning" })).toBeInTheDocument();
     expect(view.callsTo("POST /place-trade")).toHaveLength(0);
+  });
+
+  it("real account on simulated prices: Call and Put are disabled before anything is pressed, with the reason and the way to the Practice Account", async () => {
+    const view = await openDashboard({
+      // Real trading allowed on every market but one: the chosen one decides.
+      "GET /markets": marketsWith((market) => ({ real_trading: market.symbol !== "EURUSD" })),
+    });
+    expect(view.form.call).toBeEnabled();
+    await view.user.click(screen.getByRole("radio", { name: "Real Account" }));
+    // Once the market list is in (it may still be on its way on a slow machine).
+    await waitFor(() => expect(view.form.call).toBeDisabled());
+    expect(view.form.put).toBeDisabled();
+    expect(view.form.call).toHaveAccessibleDescription(
+      expect.stringContaining(marketStateMessages.realUnavailable),
+    );
+    // Another market the real account may trade: enabled again.
+    await view.user.selectOptions(view.form.asset, "GBPUSD");
+    expect(view.form.call).toBeEnabled();
+    expect(screen.queryByText(marketStateMessages.realUnavailable)).not.toBeInTheDocument();
+    await view.user.selectOptions(view.form.asset, "EURUSD");
+    expect(view.form.put).toBeDisabled();
+
+    await view.user.click(screen.getByRole("button", { name: "Use the Practice Account" }));
+    expect(screen.getByRole("radio", { name: "Practice Account" })).toBeChecked();
+    expect(view.form.call).toBeEnabled();
+    expect(view.callsTo("POST /place-trade")).toHaveLength(0);
+  });
+
+  it("a closed market says when it opens, counting down, and a halted one says trading is paused; Call and Put wait", async () => {
+    const opensAtMs = Date.now() + (2 * 60 + 14) * 60_000 - 30_000;
+    const view = await openDashboard({
+      "GET /markets": marketsWith((market) =>
+        market.symbol === "EURUSD"
+          ? { state: "closed", is_open: false, next_open_at: new Date(opensAtMs).toISOString() }
+          : market.symbol === "GBPUSD"
+            ? { state: "halted", is_open: false }
+            : {},
+      ),
+    });
+    const closed = "Market closed — opens in 2 h 14 min";
+    const tradeBox = within(screen.getByRole("form", { name: "Trade form" }));
+    expect(await tradeBox.findByText(closed)).toBeInTheDocument();
+    expect(view.form.call).toBeDisabled();
+    expect(view.form.put).toHaveAccessibleDescription(closed);
+    // The same words over the chart.
+    const banner = screen.getByRole("note", { name: "EUR/USD market state" });
+    expect(banner).toHaveTextContent(closed);
+    // The market panel marks it.
+    const panel = within(screen.getByRole("complementary", { name: "Market overview" }));
+    expect(
+      within(panel.getByRole("button", { name: /^EURUSD/ })).getByText("Closed"),
+    ).toBeInTheDocument();
+    expect(
+      within(panel.getByRole("button", { name: /^GBPUSD/ })).getByText("Delayed"),
+    ).toBeInTheDocument();
+
+    await view.user.selectOptions(view.form.asset, "GBPUSD");
+    expect(tradeBox.getByText(marketStateMessages.halted)).toBeInTheDocument();
+    expect(view.form.call).toBeDisabled();
+    expect(screen.queryByText(closed)).not.toBeInTheDocument();
   });
 
   it("says Failed to place trade when the server says nothing usable, and the server's words otherwise", async () => {
@@ -357,7 +480,7 @@ describe("confirmation modal (SPEC §2, §4)", () => {
     await view.user.click(screen.getByRole("radio", { name: "Real Account" }));
     expect(screen.getByRole("radio", { name: "Real Account" })).toBeChecked();
     expect(screen.getByText("Trading on your real balance")).toBeInTheDocument();
-    expect(screen.getByText(tradeMessages.simulatedRealRefused)).toBeInTheDocument();
+    expect(screen.getByText(marketStateMessages.realUnavailable)).toBeInTheDocument();
     const accounts = within(screen.getByRole("group", { name: "Account" }));
     expect(accounts.getByRole("link", { name: "Deposit" })).toHaveAttribute(
       "href",

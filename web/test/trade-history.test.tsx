@@ -93,8 +93,9 @@ describe("trade history pages (SPEC §2 History pages)", () => {
         }),
     });
     // The page's own Loading... (the sign-in check shows one too, before the page).
-    const table = within(await screen.findByRole("table"));
-    expect(table.getByText("Loading...")).toBeInTheDocument();
+    expect(await screen.findByRole("status", { name: "Loading trades" })).toHaveTextContent(
+      "Loading...",
+    );
     answer(historyPage([]));
     expect(await screen.findByText("No tradings found")).toBeInTheDocument();
   });
@@ -185,6 +186,7 @@ describe("trade history pages (SPEC §2 History pages)", () => {
           ],
           settlement_lag_ms: 150,
           note: null,
+          refund_reason: null,
         },
       }),
     });
@@ -227,7 +229,13 @@ describe("trade history pages (SPEC §2 History pages)", () => {
       "GET /real-trade-history": historyPage([trade]),
       "GET /trades/1": success({
         trade,
-        audit: { entry_ticks: [], exit_ticks: [], settlement_lag_ms: null, note: null },
+        audit: {
+          entry_ticks: [],
+          exit_ticks: [],
+          settlement_lag_ms: null,
+          note: null,
+          refund_reason: null,
+        },
       }),
     });
     await user.click(await screen.findByRole("button", { name: /^Audit of trade 1:/ }));

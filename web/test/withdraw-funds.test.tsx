@@ -30,12 +30,19 @@ const withdrawalCreated: FakeReply = {
         payment_method_id: "bitcoin",
         method: "Bitcoin",
         status: "pending",
+        fee: 0,
+        net_amount: 50,
         transaction_hash: "WDR-9XYZ",
         withdrawal_details: { amount: 50, wallet_address: "bc1qtraderaddress000000" },
         created_at: "2026-01-15T12:00:00.000Z",
         reviewed_at: null,
         rejection_reason: null,
         payout_reference: null,
+        email_confirmed_at: null,
+        timeline: [
+          { step: "requested", at: "2026-01-15T12:00:00.000Z", expected_by: null, note: null },
+          { step: "confirmed", at: null, expected_by: "2026-01-16T12:00:00.000Z", note: null },
+        ],
       },
     },
   },
@@ -79,7 +86,8 @@ describe("withdraw funds", () => {
         .then((heading) => heading.parentElement as HTMLElement),
     );
     expect(notice.getByText("Proof of identity and address may be required.")).toBeInTheDocument();
-    expect(notice.getByText(/Fees may apply depending on your account type/)).toBeInTheDocument();
+    // PRODUCT.md D11: none of these methods has a withdrawal fee configured.
+    expect(await notice.findByText("No fees.")).toBeInTheDocument();
     expect(notice.getByText(/normally go by the method you deposited with/)).toBeInTheDocument();
     expect(notice.getByText(/not owned by the account holder are denied/)).toBeInTheDocument();
     expect(notice.getByText(/24-48 hours/)).toBeInTheDocument();

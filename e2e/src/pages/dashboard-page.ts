@@ -52,7 +52,10 @@ export class DashboardPage {
   }
 
   /** The market overview, in the left column or (narrow screens) the slide-over. */
-  async pickMarket(kind: "Forex" | "Crypto" | "Stock", symbol: string): Promise<void> {
+  async pickMarket(
+    kind: "Forex" | "Crypto" | "Stock" | "Commodities" | "Indices",
+    symbol: string,
+  ): Promise<void> {
     if (await this.marketsButton.isVisible()) {
       await this.marketsButton.click();
       await expectVisible(this.marketsSlideOver);

@@ -156,7 +156,7 @@ BEGIN
   UPDATE trades t
   SET status = u.status, exit_price = u.exit_price, exit_at = u.exit_at, exit_feed = u.exit_feed,
       credit_cents = u.credit_cents, settled_at = p_settled_at, settlement_lag_ms = u.lag_ms,
-      settlement_note = u.note
+      settlement_note = u.note, refund_reason = u.refund_reason
   FROM unnest(v_trades) AS u
   WHERE t.id = u.trade_id AND t.status = 'open';
   GET DIAGNOSTICS v_updated = ROW_COUNT;

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import type { StaffRole } from "@tp/domain/api";
 import type { FastifyBaseLogger } from "fastify";
 import { type AuditActor, recordAudit } from "../audit/audit-log.ts";
 import { hashPassword } from "../auth/passwords.ts";
@@ -7,7 +8,7 @@ import type { Config } from "../config.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import {
   anyAdminExists,
-  createTrader,
+  createStaffUser,
   findUserByEmail,
   markEmailVerified,
   type UserRow,
@@ -16,8 +17,9 @@ import {
 /**
  * Staff accounts (PRODUCT.md D7). The first admin is made on a start that finds none: from
  * ADMIN_EMAIL and ADMIN_PASSWORD, or, without a password, with a one-time password that is
- * printed once and never stored anywhere but as its hash. `npm run admin -- create <email>`
- * adds more (server/src/cli/admin.ts).
+ * printed once and never stored anywhere but as its hash. `npm run admin -- create <email>
+ * [--role support|reviewer|admin]` adds more (server/src/cli/admin.ts). Staff accounts hold
+ * no ledger accounts: staff are not traders (issue 12 item 8).
  */
 
 /** The address of the first admin when ADMIN_EMAIL is not set. */
@@ -54,29 +56,28 @@ export type CreateAdminResult =
   | { kind: "created"; user: UserRow }
   | { kind: "exists"; role: UserRow["role"] };
 
-/** Creates an admin account (no trading balance, e-mail counted as verified). */
-export async function createAdmin(
+/** Creates a staff account with its role (no ledger accounts, e-mail counted as verified). */
+export async function createStaff(
   transaction: Queryable,
   email: string,
   passwordHash: string,
+  role: StaffRole,
   actor: AuditActor,
   at: Date,
 ): Promise<CreateAdminResult> {
   const existing = await findUserByEmail(transaction, email);
   if (existing) return { kind: "exists", role: existing.role };
-  const user = await createTrader(
+  const user = await createStaffUser(
     transaction,
     {
       email,
       passwordHash,
-      first_name: "Admin",
+      first_name: role === "admin" ? "Admin" : "Staff",
       last_name: "",
       phone_number: "",
       country: "",
-      referral_code: null,
-      role: "admin",
+      role,
     },
-    0,
     at,
   );
   if (!user) {
@@ -86,14 +87,25 @@ export async function createAdmin(
   await markEmailVerified(transaction, user.id, at);
   await recordAudit(transaction, {
     actor,
-    action: "admin.created",
+    action: role === "admin" ? "admin.created" : "staff.created",
     targetType: "user",
     targetId: user.id,
     before: null,
-    after: { id: user.id, email: user.email, role: "admin" },
+    after: { id: user.id, email: user.email, role },
     at,
   });
   return { kind: "created", user };
+}
+
+/** Creates an admin account: `createStaff` with the admin role. */
+export function createAdmin(
+  transaction: Queryable,
+  email: string,
+  passwordHash: string,
+  actor: AuditActor,
+  at: Date,
+): Promise<CreateAdminResult> {
+  return createStaff(transaction, email, passwordHash, "admin", actor, at);
 }
 
 /**

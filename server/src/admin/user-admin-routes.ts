@@ -11,7 +11,7 @@ import type { AppContext } from "../app-context.ts";
 import { notFound } from "../http/errors.ts";
 import { failureResponses, pageInfo } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { searchUsers, userDetail } from "./user-admin-queries.ts";
 
 /** Staff's user search and user detail (in the staff scope, under /admin). */
@@ -23,6 +23,7 @@ export async function userAdminRoutes(staff: FastifyInstance, context: AppContex
   routes.get(
     "/users",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "Search users by e-mail, username, name or id; newest first",
@@ -47,6 +48,7 @@ export async function userAdminRoutes(staff: FastifyInstance, context: AppContex
   routes.get(
     "/users/:id",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary:

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
 import { failureResponses, pageInfo } from "../http/replies.ts";
 import { bearerSecurity } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { listAudit } from "./audit-log.ts";
 
 /** Staff read the audit log (in the staff scope, under /admin). */
@@ -15,6 +15,7 @@ export async function auditLogRoutes(staff: FastifyInstance, context: AppContext
   routes.get(
     "/audit-log",
     {
+      config: leastStaffRole.support,
       schema: {
         tags: staffTags,
         summary:

@@ -8,27 +8,30 @@ import type {
   VerifyEmailRequest,
 } from "@tp/domain/validation";
 import type { AppContext } from "../app-context.ts";
-import type { Queryable } from "../db/database.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { queueEmail } from "../mail/outbox.ts";
-import {
-  alreadyRegisteredEmail,
-  passwordResetEmail,
-  verificationEmail,
-} from "../mail/templates.ts";
+import { alreadyRegisteredEmail } from "../mail/templates.ts";
 import {
   createTrader,
   findUserByEmail,
   findUserById,
   markEmailVerified,
   setPasswordHash,
-  type UserRow,
-  userView,
 } from "../users/users.ts";
-import { consumeEmailToken, issueEmailToken } from "./email-tokens.ts";
+import { queueAccountEmailRequest, sendVerificationLink } from "./account-email-requests.ts";
+import { refuseCommonPassword } from "./common-passwords.ts";
+import { consumeEmailToken } from "./email-tokens.ts";
 import { hashOpaqueToken } from "./opaque-token.ts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords.ts";
-import { createSession, revokeSession, revokeUserSessions, type Session } from "./sessions.ts";
+import { continueSignIn } from "./second-factor.ts";
+import {
+  announceRevokedSessions,
+  revokeSession,
+  revokeUserSessions,
+  type Session,
+} from "./sessions.ts";
+import { recordSignIn } from "./sign-in-history.ts";
+import { requireFreshStepUp } from "./step-up.ts";
 
 /**
  * Account flows behind the auth routes. Replies that could tell an outsider whether an
@@ -39,29 +42,13 @@ function mailOptions(context: AppContext) {
   return { publicUrl: context.config.PUBLIC_URL, siteName: context.siteContent.company.name };
 }
 
-/** Issues a verification token and queues its e-mail in the caller's transaction. */
-async function sendVerificationLink(
-  context: AppContext,
-  transaction: Queryable,
-  user: Pick<UserRow, "id" | "email" | "first_name">,
-  at: Date,
-) {
-  const token = await issueEmailToken(transaction, user.id, "verify_email", at);
-  const email = verificationEmail({
-    ...mailOptions(context),
-    to: user.email,
-    firstName: user.first_name,
-    token,
-  });
-  await queueEmail(transaction, email, at);
-}
-
 /**
  * A taken address gets no second account and no error: the owner is e-mailed instead, and
  * the reply is the same as for a new account.
  */
 export async function register(context: AppContext, input: RegisterRequest): Promise<void> {
   const { database, clock, config } = context;
+  refuseCommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   await database.transaction(async (transaction) => {
     const at = clock.now();
@@ -87,7 +74,7 @@ export async function register(context: AppContext, input: RegisterRequest): Pro
       );
       return;
     }
-    await sendVerificationLink(context, transaction, user, at);
+    await sendVerificationLink(transaction, mailOptions(context), user, at);
   });
   context.outbox.kick();
 }
@@ -103,35 +90,41 @@ export async function login(
     ? await verifyPassword(user.password_hash, input.password)
     : await burnPasswordCheck(input.password);
   if (!user || !passwordMatches) {
+    if (user) {
+      await recordSignIn(database, {
+        userId: user.id,
+        at: clock.now(),
+        client,
+        result: "wrong_password",
+      });
+    }
     throw new AppError("INVALID_CREDENTIALS", serverMessages.loginInvalid);
   }
-  const token = await createSession(database, user.id, clock.now(), client);
-  const view = await userView(database, user.id);
-  return { user: view!, token };
+  return continueSignIn(context, user, client);
 }
 
 export async function logout(context: AppContext, session: Session): Promise<void> {
-  await revokeSession(context.database, session.sessionId, context.clock.now());
+  const revoked = await revokeSession(context.database, session.sessionId, context.clock.now());
+  announceRevokedSessions(context.bus, session.userId, revoked);
 }
 
 export async function logoutOtherSessions(context: AppContext, session: Session): Promise<void> {
-  await revokeUserSessions(
+  const revoked = await revokeUserSessions(
     context.database,
     session.userId,
     session.sessionId,
     context.clock.now(),
   );
+  announceRevokedSessions(context.bus, session.userId, revoked);
 }
 
+/**
+ * Only queues the request (one insert, whatever the address): the worker looks the address
+ * up and sends the link, so the reply takes the same time for an unknown address.
+ */
 export async function resendVerification(context: AppContext, email: string): Promise<void> {
-  const { database, clock } = context;
-  await database.transaction(async (transaction) => {
-    const user = await findUserByEmail(transaction, email);
-    if (!user || user.email_verified_at) return;
-    const at = clock.now();
-    await sendVerificationLink(context, transaction, user, at);
-  });
-  context.outbox.kick();
+  await queueAccountEmailRequest(context.database, "verify_email", email, context.clock.now());
+  context.accountEmails.kick();
 }
 
 export async function verifyEmail(
@@ -168,20 +161,10 @@ export async function verifyEmail(
   });
 }
 
+/** Like resendVerification: one insert in the request, the rest in the worker. */
 export async function forgotPassword(context: AppContext, email: string): Promise<void> {
-  const { database, clock } = context;
-  await database.transaction(async (transaction) => {
-    const user = await findUserByEmail(transaction, email);
-    if (!user) return;
-    const at = clock.now();
-    const token = await issueEmailToken(transaction, user.id, "reset_password", at);
-    await queueEmail(
-      transaction,
-      passwordResetEmail({ ...mailOptions(context), to: user.email, token }),
-      at,
-    );
-  });
-  context.outbox.kick();
+  await queueAccountEmailRequest(context.database, "reset_password", email, context.clock.now());
+  context.accountEmails.kick();
 }
 
 /** Single use, within 60 minutes; revokes every session; proves the address, so verifies it. */
@@ -190,8 +173,9 @@ export async function resetPassword(
   input: ResetPasswordRequest,
 ): Promise<void> {
   const { database, clock } = context;
+  refuseCommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  await database.transaction(async (transaction) => {
+  const revoked = await database.transaction(async (transaction) => {
     const at = clock.now();
     const userId = await consumeEmailToken(
       transaction,
@@ -208,8 +192,9 @@ export async function resetPassword(
     }
     await setPasswordHash(transaction, userId, passwordHash, at);
     await markEmailVerified(transaction, userId, at);
-    await revokeUserSessions(transaction, userId, null, at);
+    return { userId, sessionIds: await revokeUserSessions(transaction, userId, null, at) };
   });
+  announceRevokedSessions(context.bus, revoked.userId, revoked.sessionIds);
 }
 
 /** Returns false when the current password is wrong; other sessions are revoked on success. */
@@ -219,13 +204,17 @@ export async function changePassword(
   input: UpdatePasswordRequest,
 ): Promise<boolean> {
   const { database, clock } = context;
+  refuseCommonPassword(input.password);
+  // A stolen token alone must not take the account over (issue 12: step-up).
+  await requireFreshStepUp(database, session, clock.now());
   const user = await findUserById(database, session.userId);
   if (!user || !(await verifyPassword(user.password_hash, input.current_password))) return false;
   const passwordHash = await hashPassword(input.password);
-  await database.transaction(async (transaction) => {
+  const revoked = await database.transaction(async (transaction) => {
     const at = clock.now();
     await setPasswordHash(transaction, session.userId, passwordHash, at);
-    await revokeUserSessions(transaction, session.userId, session.sessionId, at);
+    return revokeUserSessions(transaction, session.userId, session.sessionId, at);
   });
+  announceRevokedSessions(context.bus, session.userId, revoked);
   return true;
 }

@@ -10,17 +10,43 @@ import {
 } from "@tp/domain/validation";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
 import { sessionOf } from "../http/authenticate.ts";
 import { validationError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
 import * as accounts from "./account-service.ts";
+import { throttleRules } from "./attempt-throttle.ts";
+
+/** What GET /challenge answers: altcha-lib v2's challenge, as the altcha widget reads it. */
+const proofOfWorkChallengeSchema = z.object({
+  parameters: z.record(z.string(), z.unknown()),
+  signature: z.string().optional(),
+});
 
 /** Sign-up, sign-in, e-mail verification and password resets (SPEC §7): the public part. */
 export async function authRoutes(app: FastifyInstance, context: AppContext) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { rateLimiter } = context;
+  const { rateLimiter, attemptThrottle } = context;
+
+  routes.get(
+    "/challenge",
+    {
+      schema: {
+        tags: ["auth"],
+        summary:
+          "A fresh ALTCHA proof-of-work challenge (the altcha widget's JSON, not the envelope), " +
+          "asked for when sign-in, forgot-password or resend answer 428 CHALLENGE_REQUIRED",
+        response: { 200: proofOfWorkChallengeSchema, ...failureResponses },
+      },
+      preValidation: async (request) => rateLimiter.consume(rateRules.challengePerIp, request.ip),
+    },
+    async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+      return context.proofOfWork.create();
+    },
+  );
 
   routes.post(
     "/register",
@@ -51,11 +77,14 @@ export async function authRoutes(app: FastifyInstance, context: AppContext) {
       preValidation: async (request) => rateLimiter.consume(rateRules.loginPerIp, request.ip),
     },
     async (request) => {
-      rateLimiter.consume(rateRules.loginPerAccount, request.body.email);
+      // No lockout (issue 12 item 7): past a few attempts each waits longer, past the
+      // threshold one needs a solved proof of work; the right password still gets in.
+      await attemptThrottle.admit(throttleRules.signIn, request.body.email, request.body.altcha);
       const data = await accounts.login(context, request.body, {
         ip: request.ip,
         userAgent: request.headers["user-agent"],
       });
+      attemptThrottle.clear(throttleRules.signIn, request.body.email);
       return { status: "success" as const, message: serverMessages.loggedIn, data };
     },
   );
@@ -73,7 +102,11 @@ export async function authRoutes(app: FastifyInstance, context: AppContext) {
       preValidation: async (request) => rateLimiter.consume(rateRules.resendPerIp, request.ip),
     },
     async (request) => {
-      rateLimiter.consume(rateRules.resendPerAccount, request.body.email);
+      await attemptThrottle.admit(
+        throttleRules.resendVerification,
+        request.body.email,
+        request.body.altcha,
+      );
       await accounts.resendVerification(context, request.body.email);
       return { status: "success" as const, message: serverMessages.verificationResendNeutral };
     },
@@ -114,7 +147,11 @@ export async function authRoutes(app: FastifyInstance, context: AppContext) {
       preValidation: async (request) => rateLimiter.consume(rateRules.forgotPerIp, request.ip),
     },
     async (request) => {
-      rateLimiter.consume(rateRules.forgotPerAccount, request.body.email);
+      await attemptThrottle.admit(
+        throttleRules.forgotPassword,
+        request.body.email,
+        request.body.altcha,
+      );
       await accounts.forgotPassword(context, request.body.email);
       return { status: "success" as const, message: serverMessages.forgotPasswordNeutral };
     },
@@ -188,7 +225,9 @@ export async function signedInAuthRoutes(signedIn: FastifyInstance, context: App
       },
     },
     async (request) => {
-      const changed = await accounts.changePassword(context, sessionOf(request), request.body);
+      const session = sessionOf(request);
+      context.rateLimiter.consume(rateRules.currentPasswordPerSession, String(session.sessionId));
+      const changed = await accounts.changePassword(context, session, request.body);
       if (!changed) {
         throw validationError({ current_password: [serverMessages.currentPasswordWrong] });
       }

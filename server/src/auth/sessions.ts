@@ -1,42 +1,102 @@
 import type { Role } from "@tp/domain/api";
 import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
 import type { Queryable } from "../db/database.ts";
 import { createRequestBatcher } from "../db/request-batcher.ts";
+import type { EventBus } from "../events/event-bus.ts";
 import type { Session } from "../http/authenticate.ts";
 import { hashOpaqueToken, newOpaqueToken } from "./opaque-token.ts";
 
-const day_ms = 24 * 60 * 60 * 1000;
-/** A session unused this long is over (the trader signs in again). */
-export const session_idle_ms = 7 * day_ms;
-/** However active, a session ends this long after sign-in. */
-export const session_absolute_ms = 30 * day_ms;
-/** last_seen_at is written at most this often, so reads do not turn into writes. */
-const session_touch_interval_ms = 60 * 1000;
+/**
+ * How long a session lives, per role (issue 12, item 5; configurable): `idle_ms` unused and
+ * it is over, `absolute_ms` after sign-in it is over however active. Staff sessions are
+ * short because a staff token can move other people's money.
+ */
+export interface SessionLifetime {
+  idle_ms: number;
+  absolute_ms: number;
+}
+/** Traders' sessions, and every staff role's (support, reviewer, admin). */
+export interface SessionLifetimes {
+  trader: SessionLifetime;
+  staff: SessionLifetime;
+}
+
+function lifetimeOf(lifetimes: SessionLifetimes, role: Role): SessionLifetime {
+  return role === "trader" ? lifetimes.trader : lifetimes.staff;
+}
+
+const minute_ms = 60 * 1000;
+const hour_ms = 60 * minute_ms;
+
+export function sessionLifetimesOf(
+  config: Pick<
+    Config,
+    | "TRADER_SESSION_IDLE_MINUTES"
+    | "TRADER_SESSION_ABSOLUTE_HOURS"
+    | "STAFF_SESSION_IDLE_MINUTES"
+    | "STAFF_SESSION_ABSOLUTE_HOURS"
+  >,
+): SessionLifetimes {
+  return {
+    trader: {
+      idle_ms: config.TRADER_SESSION_IDLE_MINUTES * minute_ms,
+      absolute_ms: config.TRADER_SESSION_ABSOLUTE_HOURS * hour_ms,
+    },
+    staff: {
+      idle_ms: config.STAFF_SESSION_IDLE_MINUTES * minute_ms,
+      absolute_ms: config.STAFF_SESSION_ABSOLUTE_HOURS * hour_ms,
+    },
+  };
+}
+
+/**
+ * last_seen_at is written at most this often, so reads do not turn into writes. A session
+ * in use can therefore look up to this much older than it is, and end that much before its
+ * idle time: at most a tenth of it (6 s of a 1-minute idle, 60 s of staff's 30 minutes).
+ */
+const session_touch_interval_ms_max = 60 * 1000;
+function touchIntervalMs(lifetime: SessionLifetime): number {
+  return Math.min(session_touch_interval_ms_max, Math.floor(lifetime.idle_ms / 10));
+}
 /** Longest bearer token we look up; anything longer is not ours. */
 const token_length_max = 128;
 
 export type { Session } from "../http/authenticate.ts";
 
+/**
+ * The one place sessions are made. Its absolute end is fixed now from the user's role; its
+ * idle end is checked on every lookup (`liveSessionsByHash`).
+ */
 export async function createSession(
   queryable: Queryable,
   userId: number,
   at: Date,
   client: { ip: string; userAgent: string | undefined },
-): Promise<string> {
+  lifetimes: SessionLifetimes,
+): Promise<{ token: string; sessionId: number }> {
   const { token, hash } = newOpaqueToken();
-  await queryable.query(
-    `INSERT INTO sessions (user_id, token_hash, created_at, last_seen_at, expires_at, ip, user_agent)
-     VALUES ($1, $2, $3, $3, $4, $5, $6)`,
+  const created = await queryable.query<{ id: number }>(
+    `INSERT INTO sessions (user_id, token_hash, created_at, last_seen_at, expires_at, ip, user_agent, stepped_up_at)
+     SELECT u.id, $2, $3::timestamptz, $3::timestamptz,
+       CASE WHEN u.role = 'trader' THEN $4::timestamptz ELSE $5::timestamptz END, $6, $7,
+       -- A session starts stepped up (issue 12): signing in just proved the account's factors.
+       $3::timestamptz
+     FROM users u WHERE u.id = $1
+     RETURNING id`,
     [
       userId,
       hash,
       at,
-      new Date(at.getTime() + session_absolute_ms),
+      new Date(at.getTime() + lifetimes.trader.absolute_ms),
+      new Date(at.getTime() + lifetimes.staff.absolute_ms),
       client.ip,
       client.userAgent?.slice(0, 300) ?? null,
     ],
   );
-  return token;
+  const row = created.rows[0];
+  if (!row) throw new Error(`createSession: no user ${userId}`);
+  return { token, sessionId: row.id };
 }
 
 /** The live session a bearer token stands for, or null (unknown, revoked, idle or expired). */
@@ -44,10 +104,34 @@ export async function findSession(
   queryable: Queryable,
   token: string,
   now: Date,
+  lifetimes: SessionLifetimes,
 ): Promise<Session | null> {
   if (token.length === 0 || token.length > token_length_max) return null;
-  const [session] = await liveSessionsByHash(queryable, [hashOpaqueToken(token)], now);
+  const [session] = await liveSessionsByHash(queryable, [hashOpaqueToken(token)], now, lifetimes);
   return session ?? null;
+}
+
+/**
+ * SQL conditions of a live session `s` of a user `u` at $now: not revoked, not past its end
+ * and used within its role's idle time. The absolute end is checked against created_at
+ * too, so a shorter setting applies to sessions made before it.
+ */
+function liveSessionParameters(now: Date, lifetimes: SessionLifetimes) {
+  return [
+    now,
+    new Date(now.getTime() - lifetimes.trader.idle_ms),
+    new Date(now.getTime() - lifetimes.staff.idle_ms),
+    new Date(now.getTime() - lifetimes.trader.absolute_ms),
+    new Date(now.getTime() - lifetimes.staff.absolute_ms),
+  ];
+}
+function liveSessionCondition(first: number): string {
+  const [now, traderIdle, staffIdle, traderStart, staffStart] = [0, 1, 2, 3, 4].map(
+    (offset) => `$${first + offset}`,
+  );
+  return `s.revoked_at IS NULL AND s.expires_at > ${now}
+    AND s.last_seen_at > CASE WHEN u.role = 'trader' THEN ${traderIdle}::timestamptz ELSE ${staffIdle}::timestamptz END
+    AND s.created_at > CASE WHEN u.role = 'trader' THEN ${traderStart}::timestamptz ELSE ${staffStart}::timestamptz END`;
 }
 
 /**
@@ -58,6 +142,7 @@ async function liveSessionsByHash(
   queryable: Queryable,
   hashes: string[],
   now: Date,
+  lifetimes: SessionLifetimes,
 ): Promise<Array<Session | null>> {
   const result = await queryable.query<{
     id: number;
@@ -68,12 +153,15 @@ async function liveSessionsByHash(
   }>(
     `SELECT s.id, s.user_id, u.role, s.last_seen_at, s.token_hash
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = ANY($1::text[]) AND s.revoked_at IS NULL AND s.expires_at > $2
-       AND s.last_seen_at > $3`,
-    [hashes, now, new Date(now.getTime() - session_idle_ms)],
+     WHERE s.token_hash = ANY($1::text[]) AND ${liveSessionCondition(2)}`,
+    [hashes, ...liveSessionParameters(now, lifetimes)],
   );
   const stale = result.rows
-    .filter((row) => now.getTime() - row.last_seen_at.getTime() > session_touch_interval_ms)
+    .filter(
+      (row) =>
+        now.getTime() - row.last_seen_at.getTime() >
+        touchIntervalMs(lifetimeOf(lifetimes, row.role)),
+    )
     .map((row) => row.id);
   if (stale.length > 0) {
     await queryable.query("UPDATE sessions SET last_seen_at = $1 WHERE id = ANY($2::bigint[])", [
@@ -102,11 +190,15 @@ const session_lookups_in_flight_max = 2;
  * a connection) per request on its sessions. Nothing is cached: a revoked session is
  * refused by the very next lookup.
  */
-export function createSessionLookup(queryable: Queryable, clock: Clock): SessionLookup {
+export function createSessionLookup(
+  queryable: Queryable,
+  clock: Clock,
+  lifetimes: SessionLifetimes,
+): SessionLookup {
   const batcher = createRequestBatcher<string, Session | null>({
     batchMax: session_lookup_batch_max,
     inFlightMax: session_lookups_in_flight_max,
-    run: (hashes) => liveSessionsByHash(queryable, hashes, clock.now()),
+    run: (hashes) => liveSessionsByHash(queryable, hashes, clock.now(), lifetimes),
   });
   return {
     async find(token) {
@@ -132,11 +224,52 @@ export async function lockUserSession(
   return found.rows[0] ?? null;
 }
 
-export async function revokeSession(queryable: Queryable, sessionId: number, at: Date) {
-  await queryable.query(
-    "UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL",
+/** The user's live sessions, newest use first (the Security page and GET /sessions). */
+export async function liveSessionsOfUser(
+  queryable: Queryable,
+  userId: number,
+  now: Date,
+  lifetimes: SessionLifetimes,
+): Promise<
+  Array<{
+    id: number;
+    created_at: Date;
+    last_seen_at: Date;
+    expires_at: Date;
+    ip: string | null;
+    user_agent: string | null;
+  }>
+> {
+  const result = await queryable.query<{
+    id: number;
+    created_at: Date;
+    last_seen_at: Date;
+    expires_at: Date;
+    ip: string | null;
+    user_agent: string | null;
+  }>(
+    `SELECT s.id, s.created_at, s.last_seen_at, s.expires_at, s.ip, s.user_agent
+     FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.user_id = $1 AND ${liveSessionCondition(2)}
+     ORDER BY s.last_seen_at DESC, s.id DESC LIMIT ${live_sessions_listed_max}`,
+    [userId, ...liveSessionParameters(now, lifetimes)],
+  );
+  return result.rows;
+}
+/** A user with more live sessions than this sees the most recently used ones. */
+const live_sessions_listed_max = 100;
+
+/** Revokes one session; returns its id if it was live until now (else nothing). */
+export async function revokeSession(
+  queryable: Queryable,
+  sessionId: number,
+  at: Date,
+): Promise<number[]> {
+  const result = await queryable.query<{ id: number }>(
+    "UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id",
     [at, sessionId],
   );
+  return result.rows.map((row) => row.id);
 }
 
 /** Revokes every live session of the user except `keepSessionId` (null: all of them). */
@@ -145,11 +278,22 @@ export async function revokeUserSessions(
   userId: number,
   keepSessionId: number | null,
   at: Date,
-): Promise<number> {
-  const result = await queryable.query(
+): Promise<number[]> {
+  const result = await queryable.query<{ id: number }>(
     `UPDATE sessions SET revoked_at = $1
-     WHERE user_id = $2 AND revoked_at IS NULL AND ($3::bigint IS NULL OR id <> $3::bigint)`,
+     WHERE user_id = $2 AND revoked_at IS NULL AND ($3::bigint IS NULL OR id <> $3::bigint)
+     RETURNING id`,
     [at, userId, keepSessionId],
   );
-  return result.rowCount;
+  return result.rows.map((row) => row.id);
+}
+
+/**
+ * Tells every process that these sessions are over, so their stream hubs close the
+ * sessions' sockets at once (stream-hub.ts) instead of at the next heartbeat. Call it after
+ * the revoking transaction commits (a rolled-back revocation must not close anything).
+ */
+export function announceRevokedSessions(bus: EventBus, userId: number, sessionIds: number[]) {
+  if (sessionIds.length === 0) return;
+  bus.publish({ type: "sessions_revoked", userId, sessionIds });
 }

@@ -15,12 +15,22 @@ export type PlatformEvent =
   // (notifications/notification-delivery.ts).
   | { type: "notification"; userId: number; notification: unknown; unread_count: number }
   // The unread count changed without a new notification (marked read).
-  | { type: "notification_count"; userId: number; unread_count: number };
+  | { type: "notification_count"; userId: number; unread_count: number }
+  // These sessions of the user were revoked (sign-out, password change, staff): every
+  // process closes their sockets at once (stream/stream-hub.ts, issue 12 item 5).
+  | { type: "sessions_revoked"; userId: number; sessionIds: number[] };
 
 export type EventListener = (event: PlatformEvent) => void;
 
 export interface EventBus {
   readonly kind: "memory" | "redis";
+  /** When this process lost the bus (epoch ms), or null while connected. */
+  downSinceMs(): number | null;
+  /**
+   * Called when this process loses the bus (`down`) and when it is back (`up`): while it is
+   * down, events of other processes (ticks above all) do not arrive here.
+   */
+  onConnection(listener: (state: "up" | "down") => void): () => void;
   publish(event: PlatformEvent): void;
   subscribe(listener: EventListener): () => void;
   close(): Promise<void>;
@@ -50,6 +60,8 @@ export function createMemoryEventBus(log: FastifyBaseLogger): EventBus {
   const listeners = new Listeners(log);
   return {
     kind: "memory",
+    downSinceMs: () => null,
+    onConnection: () => () => {},
     publish: (event) => queueMicrotask(() => listeners.deliver(event)),
     subscribe: (listener) => listeners.add(listener),
     close: async () => {},
@@ -70,21 +82,77 @@ export function eventChannelFor(databaseUrl: string | undefined): string {
 /**
  * Several processes: every event goes through Redis pub/sub and comes back to every
  * process (this one included), so each process's sockets see all of them exactly once.
+ *
+ * While Redis is unreachable the bus is down: publishing fails at once (no offline queue,
+ * so no burst of stale events when it returns), the outage is logged once when it starts
+ * and once when it ends, and listeners of `onConnection` hear both moments (the price store
+ * then treats every price as stale; the stream asks every socket to refetch afterwards).
  */
 export async function createRedisEventBus(
   url: string,
   channel: string,
   log: FastifyBaseLogger,
+  clock: { now(): Date } = { now: () => new Date() },
 ): Promise<EventBus> {
   const listeners = new Listeners(log);
-  const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  const subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  for (const connection of [publisher, subscriber]) {
-    connection.on("error", (error) => log.warn({ err: error }, "redis connection error"));
+  const connectionListeners = new Set<(state: "up" | "down") => void>();
+  const options = {
+    lazyConnect: true,
+    maxRetriesPerRequest: 3,
+    enableOfflineQueue: false,
+    // Reconnect quickly: every second of outage pauses trading on this process.
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 1_000),
+  };
+  const publisher = new Redis(url, options);
+  const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
+  let downSinceMs: number | null = null;
+  let lastError: string | null = null;
+  const ready = { publisher: false, subscriber: false };
+  let closing = false;
+  // Transitions count once both connections were up the first time (start is not an outage).
+  let started = false;
+
+  function update() {
+    if (closing || !started) return;
+    const up = ready.publisher && ready.subscriber;
+    if (!up && downSinceMs === null) {
+      downSinceMs = clock.now().getTime();
+      log.error(
+        { url: redactedUrl(url), reason: lastError },
+        "event bus down: Redis is unreachable; trading on this process pauses until it is back",
+      );
+      for (const listener of connectionListeners) listener("down");
+    } else if (up && downSinceMs !== null) {
+      const outageMs = clock.now().getTime() - downSinceMs;
+      downSinceMs = null;
+      lastError = null;
+      log.info({ outage_ms: outageMs }, "event bus back: Redis reachable again");
+      for (const listener of connectionListeners) listener("up");
+    }
+  }
+  for (const [name, connection] of [
+    ["publisher", publisher],
+    ["subscriber", subscriber],
+  ] as const) {
+    // One line per outage (update), not one per failed reconnect or publish.
+    connection.on("error", (error: Error) => {
+      lastError = error.message;
+    });
+    connection.on("ready", () => {
+      ready[name] = true;
+      update();
+    });
+    connection.on("close", () => {
+      if (!ready[name]) return;
+      ready[name] = false;
+      update();
+    });
   }
   await publisher.connect();
   await subscriber.connect();
   await subscriber.subscribe(channel);
+  started = true;
+  update();
   subscriber.on("message", (_channel: string, message: string) => {
     let event: PlatformEvent;
     try {
@@ -97,15 +165,33 @@ export async function createRedisEventBus(
   });
   return {
     kind: "redis",
+    downSinceMs: () => downSinceMs,
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      return () => void connectionListeners.delete(listener);
+    },
     publish(event) {
+      // While down the event is lost for other processes (their prices are stale meanwhile
+      // and their sockets refetch afterwards); the outage itself is logged once.
+      if (downSinceMs !== null) return;
       publisher.publish(channel, JSON.stringify(event)).catch((error: unknown) => {
-        log.error({ err: error }, "could not publish an event to redis");
+        lastError = error instanceof Error ? error.message : String(error);
       });
     },
     subscribe: (listener) => listeners.add(listener),
     async close() {
+      closing = true;
+      connectionListeners.clear();
       subscriber.disconnect();
       await publisher.quit().catch(() => publisher.disconnect());
     },
   };
+}
+
+/** A Redis URL without its password, for logs. */
+function redactedUrl(url: string): string {
+  if (!URL.canParse(url)) return "redis";
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString();
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { binanceSymbols } from "./binance-symbols.ts";
-import type { FeedStats, ObservableFeed } from "./feed-stats.ts";
+import type { FeedGapListener, FeedStats, ObservableFeed } from "./feed-stats.ts";
 import { providerTick } from "./provider-tick.ts";
 import {
   type DecodedMessage,
@@ -53,6 +53,7 @@ export class BinanceFeed implements ObservableFeed {
     this.#socket = new ReconnectingSocket(
       {
         source: this.source,
+        symbols: this.symbols,
         url,
         loggedUrl: url,
         secrets: [],
@@ -69,6 +70,10 @@ export class BinanceFeed implements ObservableFeed {
 
   stats(): FeedStats {
     return this.#socket.stats();
+  }
+
+  onGap(listener: FeedGapListener): () => void {
+    return this.#socket.onGap(listener);
   }
 }
 

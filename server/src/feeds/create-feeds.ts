@@ -23,6 +23,19 @@ export interface CreateFeedsExtras {
   simulatedStartPrices?: Readonly<Record<string, number>>;
 }
 
+/** The catalogue split by the source that prices each symbol, in catalogue order. */
+export function symbolsBySource(
+  bySymbol: FeedConfig["FEED_SOURCES"],
+): Readonly<Record<FeedSource, string[]>> {
+  const split: Record<FeedSource, string[]> = { simulated: [], binance: [], finnhub: [] };
+  for (const asset of assetCatalogue) {
+    const source = bySymbol[asset.symbol];
+    if (source === undefined) throw new Error(`FEED_SOURCES: no source for ${asset.symbol}`);
+    split[source].push(asset.symbol);
+  }
+  return split;
+}
+
 /**
  * One feed per source in use, together covering every catalogue symbol exactly once.
  * Sources with no symbols are left out (no idle connections to providers).
@@ -33,44 +46,35 @@ export function createFeeds(
   logger: FastifyBaseLogger,
   extras: CreateFeedsExtras = {},
 ): ObservableFeed[] {
-  const symbolsBySource: Record<FeedSource, string[]> = {
-    simulated: [],
-    binance: [],
-    finnhub: [],
-  };
-  for (const asset of assetCatalogue) {
-    const source = settings.FEED_SOURCES[asset.symbol];
-    if (source === undefined) throw new Error(`createFeeds: no source for ${asset.symbol}`);
-    symbolsBySource[source].push(asset.symbol);
-  }
+  const split = symbolsBySource(settings.FEED_SOURCES);
 
   const feeds: ObservableFeed[] = [];
-  if (symbolsBySource.simulated.length > 0) {
+  if (split.simulated.length > 0) {
     feeds.push(
       new SimulatedFeed({
         clock,
         seed: settings.SIMULATED_FEED_SEED,
         tick_interval_ms: settings.SIMULATED_TICK_INTERVAL_MS,
-        symbols: symbolsBySource.simulated,
+        symbols: split.simulated,
         startPrices: extras.simulatedStartPrices,
       }),
     );
   }
-  if (symbolsBySource.binance.length > 0) {
+  if (split.binance.length > 0) {
     feeds.push(
       new BinanceFeed({
-        symbols: symbolsBySource.binance,
+        symbols: split.binance,
         baseUrl: settings.BINANCE_WS_URL,
         clock,
         logger,
       }),
     );
   }
-  if (symbolsBySource.finnhub.length > 0) {
+  if (split.finnhub.length > 0) {
     if (!settings.FEED_API_KEY) throw new Error("createFeeds: FEED_API_KEY is required");
     feeds.push(
       new FinnhubFeed({
-        symbols: symbolsBySource.finnhub,
+        symbols: split.finnhub,
         apiKey: settings.FEED_API_KEY,
         baseUrl: settings.FINNHUB_WS_URL,
         clock,

@@ -99,6 +99,17 @@ function isOptionType(value: string): value is OptionType {
   return (optionTypes as readonly string[]).includes(value);
 }
 
+/** The providers' REST bases, where their history APIs live (issue 11: backfill). */
+export const binance_rest_url_default = "https://api.binance.com";
+export const finnhub_rest_url_default = "https://finnhub.io";
+
+const httpUrl = z
+  .string()
+  .refine(
+    (value) => /^https?:\/\/[^/?#]/.test(value) && URL.canParse(value),
+    "must be an http:// or https:// URL",
+  );
+
 const webSocketUrl = z
   .string()
   .refine(
@@ -106,7 +117,73 @@ const webSocketUrl = z
     "must be a ws:// or wss:// URL",
   );
 
+/** Issue 11: an entry price may be at most this old, from the tick's own time. */
+export const entry_price_max_age_ms_default = 2_000;
+
+/**
+ * ENTRY_PRICE_MAX_AGE_MS: one number of milliseconds for every asset class, or
+ * `key=ms` entries where a key is `all` or an option type (e.g. `all=2000,stocks=3000`).
+ */
+export function parseEntryPriceMaxAge(
+  text: string,
+): { ok: true; byType: Readonly<Record<OptionType, number>> } | { ok: false; error: string } {
+  const parseMs = (value: string) => {
+    const ms = Number(value.trim());
+    return Number.isInteger(ms) && ms >= 250 && ms <= 60_000 ? ms : null;
+  };
+  const range = "a whole number of milliseconds from 250 to 60000";
+  const byType = Object.fromEntries(
+    optionTypes.map((type) => [type, entry_price_max_age_ms_default]),
+  ) as Record<OptionType, number>;
+  if (!text.includes("=")) {
+    if (text.trim() === "") return { ok: true, byType };
+    const ms = parseMs(text);
+    if (ms === null) return { ok: false, error: `must be ${range}, or type=ms entries` };
+    for (const type of optionTypes) byType[type] = ms;
+    return { ok: true, byType };
+  }
+  const seen = new Set<string>();
+  const entries = text.split(",").filter((entry) => entry.trim() !== "");
+  // `all` first, so an option type's own entry wins whatever the order.
+  entries.sort((a, b) => Number(b.trim().startsWith("all=")) - Number(a.trim().startsWith("all=")));
+  for (const entry of entries) {
+    const [rawKey = "", rawMs, ...extra] = entry.split("=");
+    const key = rawKey.trim().toLowerCase();
+    const ms = rawMs === undefined || extra.length > 0 ? null : parseMs(rawMs);
+    if (key !== "all" && !isOptionType(key)) {
+      return {
+        ok: false,
+        error: `unknown key "${rawKey.trim()}" (use all or ${optionTypes.join(", ")})`,
+      };
+    }
+    if (ms === null) return { ok: false, error: `${key} must be ${range}` };
+    if (seen.has(key)) return { ok: false, error: `${key} is set twice` };
+    seen.add(key);
+    if (key === "all") for (const type of optionTypes) byType[type] = ms;
+    else byType[key as OptionType] = ms;
+  }
+  return { ok: true, byType };
+}
+
 export const feedConfigShape = {
+  /** How old an entry price may be, per asset class (issue 11's feed-health guard). */
+  ENTRY_PRICE_MAX_AGE_MS: z
+    .string()
+    .transform((text, context) => {
+      const result = parseEntryPriceMaxAge(text);
+      if (result.ok) return result.byType;
+      context.addIssue({ code: "custom", message: result.error });
+      return z.NEVER;
+    })
+    .prefault(""),
+  /**
+   * The simulator trades around the clock unless this is true; then its assets keep their
+   * real markets' hours (domain/src/market-hours.ts). Labelled simulated either way.
+   */
+  SIMULATED_MARKET_HOURS: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .transform((value) => value === "true" || value === "1")
+    .default(false),
   FEED_SOURCES: z
     .string()
     .transform((text, context) => {
@@ -121,6 +198,10 @@ export const feedConfigShape = {
   FEED_API_KEY: z.string().min(1).optional(),
   BINANCE_WS_URL: webSocketUrl.default(binance_ws_url_default),
   FINNHUB_WS_URL: webSocketUrl.default(finnhub_ws_url_default),
+  /** Binance's REST base: klines for the chart's history (no key). */
+  BINANCE_REST_URL: httpUrl.default(binance_rest_url_default),
+  /** Finnhub's REST base: candles for the chart's history (with FEED_API_KEY). */
+  FINNHUB_REST_URL: httpUrl.default(finnhub_rest_url_default),
   SIMULATED_FEED_SEED: z.coerce
     .number({ error: "must be a whole number" })
     .int("must be a whole number")

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FeedStats, ObservableFeed } from "./feed-stats.ts";
+import type { FeedGapListener, FeedStats, ObservableFeed } from "./feed-stats.ts";
 import { finnhubSymbols } from "./finnhub-symbols.ts";
 import { providerTick } from "./provider-tick.ts";
 import {
@@ -54,6 +54,7 @@ export class FinnhubFeed implements ObservableFeed {
     this.#socket = new ReconnectingSocket(
       {
         source: this.source,
+        symbols: this.symbols,
         url: url.toString(),
         loggedUrl,
         secrets: [options.apiKey, encodeURIComponent(options.apiKey)],
@@ -72,6 +73,10 @@ export class FinnhubFeed implements ObservableFeed {
 
   stats(): FeedStats {
     return this.#socket.stats();
+  }
+
+  onGap(listener: FeedGapListener): () => void {
+    return this.#socket.onGap(listener);
   }
 }
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import WebSocket from "ws";
 import type { Clock } from "../clock.ts";
 import { BoundedQueue } from "./bounded-queue.ts";
-import { emptyFeedStats, type FeedStats } from "./feed-stats.ts";
+import { emptyFeedStats, type FeedGapListener, type FeedStats } from "./feed-stats.ts";
 import { RateLimitedWarnings } from "./rate-limited-warnings.ts";
 import { type Sleep, timerSleep } from "./sleep.ts";
 import type { FeedSource, Tick } from "./tick.ts";
@@ -43,6 +43,11 @@ const logged_message_chars_max = 200;
 /** Keeps 2^failures finite; the ceiling is capped by reconnect_delay_ms_max long before. */
 const backoff_exponent_max = 30;
 
+/** When the current run of a connection last delivered a tick (the platform's clock). */
+interface LineState {
+  lastTickAtMs: number;
+}
+
 /** What one frame of a provider's protocol means to us. */
 export interface DecodedMessage {
   ticks: Tick[];
@@ -55,6 +60,8 @@ export interface DecodedMessage {
 /** What differs between providers: where to connect, what to say, how to read. */
 export interface SocketProtocol {
   source: FeedSource;
+  /** Catalogue symbols the connection carries (named in the gap it reports on reconnect). */
+  symbols: readonly string[];
   url: string;
   /** The URL as it may appear in logs: without credentials. */
   loggedUrl: string;
@@ -107,6 +114,7 @@ export class ReconnectingSocket {
   readonly #sleep: Sleep;
   readonly #random: () => number;
   readonly #stats = emptyFeedStats();
+  readonly #gapListeners = new Set<FeedGapListener>();
 
   constructor(protocol: SocketProtocol, options: SocketFeedOptions) {
     this.#protocol = protocol;
@@ -124,6 +132,12 @@ export class ReconnectingSocket {
 
   stats(): FeedStats {
     return { ...this.#stats };
+  }
+
+  /** See ObservableFeed.onGap: called when a connection opens after the line was down. */
+  onGap(listener: FeedGapListener): () => void {
+    this.#gapListeners.add(listener);
+    return () => this.#gapListeners.delete(listener);
   }
 
   async *ticks(signal: AbortSignal): AsyncGenerator<Tick> {
@@ -162,9 +176,12 @@ export class ReconnectingSocket {
 
   async #run(signal: AbortSignal, queue: BoundedQueue<Tick>): Promise<void> {
     let failures = 0;
+    // The history backfill at start covers up to about now; a gap runs from here until
+    // the line first delivers, then from each last tick received before it drops.
+    const line: LineState = { lastTickAtMs: this.#clock.now().getTime() };
     for (let attempt = 0; !signal.aborted; attempt += 1) {
       if (attempt > 0) this.#stats.reconnects += 1;
-      const healthy = await this.#connectOnce(signal, queue);
+      const healthy = await this.#connectOnce(signal, queue, line, attempt > 0);
       if (signal.aborted) return;
       failures = healthy ? 0 : failures + 1;
       const delayMs = reconnectDelayMs(failures, this.#limits, this.#random);
@@ -177,7 +194,12 @@ export class ReconnectingSocket {
   }
 
   /** One connection, start to close; resolves whether it was healthy. Never rejects. */
-  #connectOnce(signal: AbortSignal, queue: BoundedQueue<Tick>): Promise<boolean> {
+  #connectOnce(
+    signal: AbortSignal,
+    queue: BoundedQueue<Tick>,
+    line: LineState,
+    afterDown: boolean,
+  ): Promise<boolean> {
     const { loggedUrl: url } = this.#protocol;
     const limits = this.#limits;
     return new Promise((resolve) => {
@@ -228,6 +250,7 @@ export class ReconnectingSocket {
         this.#logger.info({ url }, "feed connected");
         armIdleTimer();
         for (const message of this.#protocol.openingMessages) socket.send(message);
+        if (afterDown) this.#reportGap(line.lastTickAtMs, openedAt);
       });
       // Protocol pings prove the line is alive even when no trade happens.
       socket.on("ping", armIdleTimer);
@@ -262,6 +285,7 @@ export class ReconnectingSocket {
         for (const tick of decoded.ticks) {
           this.#stats.ticks += 1;
           producedTick = true;
+          line.lastTickAtMs = this.#clock.now().getTime();
           queue.push(tick);
         }
       });
@@ -283,6 +307,22 @@ export class ReconnectingSocket {
         resolve(producedTick || openLongEnough);
       });
     });
+  }
+
+  #reportGap(fromMs: number, toMs: number): void {
+    const gap = { source: this.#protocol.source, symbols: this.#protocol.symbols, fromMs, toMs };
+    this.#logger.info(
+      { url: this.#protocol.loggedUrl, fromMs, toMs },
+      "feed back after a gap; its missing minutes can be backfilled",
+    );
+    for (const listener of this.#gapListeners) {
+      // A listener's bug must not take the price line down with it.
+      try {
+        listener(gap);
+      } catch (error) {
+        this.#logger.error({ error }, "feed gap listener failed");
+      }
+    }
   }
 
   #redact(text: string): string {

@@ -1,12 +1,13 @@
-import { type Asset, assetCatalogue, findAsset, roundPrice } from "@tp/domain/catalogue";
+import { type Asset, assetCatalogue, findAsset } from "@tp/domain/catalogue";
 import type { Clock } from "../clock.ts";
-import { emptyFeedStats, type FeedStats, type ObservableFeed } from "./feed-stats.ts";
-import { derivedSeed, mulberry32, standardNormal } from "./seeded-random.ts";
 import {
-  annualVolatilityByType,
-  simulated_year_ms,
-  simulatedStartPrices,
-} from "./simulated-market.ts";
+  emptyFeedStats,
+  type FeedGapListener,
+  type FeedStats,
+  type ObservableFeed,
+} from "./feed-stats.ts";
+import { derivedSeed, mulberry32, standardNormal } from "./seeded-random.ts";
+import { gbmStep, quotedPrice, simulatedStartPrices } from "./simulated-market.ts";
 import { type Sleep, timerSleep } from "./sleep.ts";
 import type { Tick } from "./tick.ts";
 
@@ -67,7 +68,6 @@ export class SimulatedFeed implements ObservableFeed {
     this.#clock = options.clock;
     this.#sleep = options.sleep ?? timerSleep;
     this.symbols = [...(options.symbols ?? assetCatalogue.map((asset) => asset.symbol))];
-    const stepYears = tickIntervalMs / simulated_year_ms;
     this.#walkers = this.symbols.map((symbol) => {
       const asset = findAsset(symbol);
       if (!asset) throw new Error(`SimulatedFeed: ${symbol} is not in the catalogue`);
@@ -75,13 +75,11 @@ export class SimulatedFeed implements ObservableFeed {
       if (price === undefined || !(Number.isFinite(price) && price > 0)) {
         throw new Error(`SimulatedFeed: no positive start price for ${symbol}`);
       }
-      const volatility = annualVolatilityByType[asset.optionType];
       return {
         asset,
         price,
         random: mulberry32(derivedSeed(options.seed, symbol)),
-        drift: (-volatility * volatility * stepYears) / 2,
-        deviation: volatility * Math.sqrt(stepYears),
+        ...gbmStep(asset.optionType, tickIntervalMs),
       };
     });
   }
@@ -90,14 +88,17 @@ export class SimulatedFeed implements ObservableFeed {
     return { ...this.#stats };
   }
 
+  /** Never calls back: the simulator has no line to lose (its past comes from its seed). */
+  onGap(_listener: FeedGapListener): () => void {
+    return () => {};
+  }
+
   /** Moves every asset one tick interval and returns the batch, stamped with the clock. */
   step(): Tick[] {
     const at = this.#clock.now().getTime();
     return this.#walkers.map((walker) => {
       walker.price *= Math.exp(walker.drift + walker.deviation * standardNormal(walker.random));
-      // A price that rounds to 0 would be quoted as free; quote the smallest step instead.
-      const smallest = 10 ** -walker.asset.precision;
-      const price = Math.max(roundPrice(walker.asset, walker.price), smallest);
+      const price = quotedPrice(walker.asset, walker.price);
       this.#stats.ticks += 1;
       return { symbol: walker.asset.symbol, price, at, source: this.source };
     });

@@ -1,4 +1,4 @@
-import type { OptionType } from "@tp/domain/catalogue";
+import { type Asset, type OptionType, roundPrice } from "@tp/domain/catalogue";
 
 /**
  * Where the simulator starts each asset and how much it moves: realistic levels so the
@@ -67,3 +67,25 @@ export const annualVolatilityByType: Readonly<Record<OptionType, number>> = {
  * (EURUSD moves about one unit of its 5th decimal per 250 ms tick).
  */
 export const simulated_year_ms = 252 * 24 * 60 * 60 * 1000;
+
+/**
+ * One step of the geometric Brownian motion, `step_ms` long, for an option type: the
+ * log-price moves by drift + deviation × Z. The drift −σ²·dt/2 keeps the expected price
+ * constant (no trend); the deviation is σ·√dt. The live feed and the simulated past share it.
+ */
+export function gbmStep(
+  optionType: OptionType,
+  step_ms: number,
+): { drift: number; deviation: number } {
+  const volatility = annualVolatilityByType[optionType];
+  const stepYears = step_ms / simulated_year_ms;
+  return {
+    drift: (-volatility * volatility * stepYears) / 2,
+    deviation: volatility * Math.sqrt(stepYears),
+  };
+}
+
+/** The quote of an unrounded walk value: the asset's precision, and never 0 (never free). */
+export function quotedPrice(asset: Asset, price: number): number {
+  return Math.max(roundPrice(asset, price), 10 ** -asset.precision);
+}

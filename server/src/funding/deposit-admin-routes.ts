@@ -13,7 +13,7 @@ import type { AppContext } from "../app-context.ts";
 import { AppError, notFound } from "../http/errors.ts";
 import { failureResponses, fileReplySchema, pageInfo, sendReply } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
 import { findUpload, sendUpload } from "../uploads/upload-store.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
@@ -24,17 +24,20 @@ import {
   findDeposit,
   rejectDeposit,
 } from "./deposits.ts";
+import { fourEyesThresholdCents } from "./four-eyes.ts";
 
 /** Staff's deposits queue and decisions (in the staff scope, under /admin). */
 export async function depositAdminRoutes(staff: FastifyInstance, context: AppContext) {
   const routes = staff.withTypeProvider<ZodTypeProvider>();
   const directory = context.uploadsDirectory;
   const tags = staffTags;
+  const threshold_cents = fourEyesThresholdCents(context.config);
   const security = bearerSecurity;
 
   routes.get(
     "/deposits",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "Deposits queue, oldest first; ?status= filters (under_review is the work)",
@@ -51,7 +54,10 @@ export async function depositAdminRoutes(staff: FastifyInstance, context: AppCon
       const { rows, total } = await depositQueue(context.database, status, page, limit);
       return {
         status: "success" as const,
-        data: { data: rows.map(adminDepositView), pagination: pageInfo(total, page, limit) },
+        data: {
+          data: rows.map((row) => adminDepositView(row, threshold_cents)),
+          pagination: pageInfo(total, page, limit),
+        },
       };
     },
   );
@@ -59,6 +65,7 @@ export async function depositAdminRoutes(staff: FastifyInstance, context: AppCon
   routes.get(
     "/deposits/:id",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "One deposit",
@@ -73,13 +80,17 @@ export async function depositAdminRoutes(staff: FastifyInstance, context: AppCon
     async (request) => {
       const deposit = await findDeposit(context.database, request.params.id);
       if (!deposit) throw notFound();
-      return { status: "success" as const, data: { deposit: adminDepositView(deposit) } };
+      return {
+        status: "success" as const,
+        data: { deposit: adminDepositView(deposit, threshold_cents) },
+      };
     },
   );
 
   routes.get(
     "/deposits/:id/receipt",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "The deposit's receipt, as an attachment (fetch it and show it inline)",
@@ -100,10 +111,11 @@ export async function depositAdminRoutes(staff: FastifyInstance, context: AppCon
   routes.post(
     "/deposits/:id/approve",
     {
+      config: leastStaffRole.reviewer,
       schema: {
         tags,
         summary:
-          "Approve a deposit under review: credits the trader's real balance once; accepts Idempotency-Key",
+          "Approve a deposit under review: credits the trader's real balance once; above FOUR_EYES_THRESHOLD_DOLLARS the first approval is recorded and a second, different reviewer's completes it; accepts Idempotency-Key",
         security,
         params: idParamsSchema,
         response: {
@@ -127,6 +139,7 @@ export async function depositAdminRoutes(staff: FastifyInstance, context: AppCon
   routes.post(
     "/deposits/:id/reject",
     {
+      config: leastStaffRole.reviewer,
       schema: {
         tags,
         summary: "Reject a deposit under review with a reason; accepts Idempotency-Key",

@@ -1,11 +1,14 @@
 import type { AdminDepositView } from "@tp/domain/admin-api";
 import { adminMessages } from "@tp/domain/admin-api";
+import { amountNotAboveFeeMessage, feeBreakdown, feeScheduleOf } from "@tp/domain/fees";
 import {
+  awaiting_deposits_max,
   type CreateDepositData,
   type CreateDepositRequest,
   type DepositStatus,
   type DepositView,
   fundingMessages,
+  tooManyAwaitingDepositsMessage,
   transaction_hash_length_max,
 } from "@tp/domain/funding";
 import { receiptContentTypes } from "@tp/domain/funding-files";
@@ -24,30 +27,35 @@ import {
   removeStoredFile,
   type UploadRow,
 } from "../uploads/upload-store.ts";
+import { fourEyesThresholdCents, fourEyesView, needsSecondApproval } from "./four-eyes.ts";
 import { publishFundingBalances } from "./funding-events.ts";
 import { findPaymentMethod, isAvailable } from "./payment-methods.ts";
 import { newTransactionReference } from "./references.ts";
 import { runReviewTransition } from "./review-transition.ts";
+import { lockTraderFunding } from "./trader-funding-lock.ts";
 
 /**
  * Deposits (SPEC §4 "Deposit flow", PRODUCT.md D7, D9). The funding module owns the
  * `deposits` table.
  *
- *   awaiting_payment ──receipt──▶ under_review ──approve──▶ confirmed (real balance credited)
+ *   awaiting_payment ──receipt──▶ under_review ──approve──▶ confirmed (amount − fee credited)
  *          │                                  └──reject───▶ rejected
- *          └──trader cancels──▶ cancelled
+ *          ├──trader cancels──▶ cancelled
+ *          └──unpaid past payment_expires_at (worker)──▶ expired (the trader is notified)
  *
  * Every transition is one UPDATE guarded by the state it leaves (`WHERE status = …`), run
  * after the row is locked, so two racing transitions cannot both happen: the second waits
  * for the row lock, re-reads the committed state and finds nothing to move. Approval posts
- * the one credit (deposits:clearing → trader real) in the same transaction, and a unique
+ * the one credit (deposits:clearing → trader real, amount − fee, and → fees:collected, the
+ * fee snapshotted on the row at creation: fees.ts) in the same transaction, and a unique
  * index on the ledger (migration 004) refuses a second `deposit` entry for the same deposit
  * whatever happens. Locks: the deposit row first, then the ledger accounts in the ledger's
  * global order; nothing locks them the other way round, so this cannot deadlock.
  */
 
-/** A trader may have this many deposits awaiting payment at once. */
-export const awaiting_deposits_max = 10;
+export { awaiting_deposits_max };
+
+const hour_ms = 60 * 60 * 1000;
 
 export interface DepositRow {
   id: number;
@@ -55,6 +63,8 @@ export interface DepositRow {
   payment_method_id: string;
   method_name: string;
   amount_cents: number;
+  /** Fixed at creation from the method's deposit fee; taken out of the amount. */
+  fee_cents: number;
   transaction_hash: string;
   status: DepositStatus;
   receipt_upload_id: number | null;
@@ -65,22 +75,27 @@ export interface DepositRow {
   rejection_reason: string | null;
   journal_entry_id: number | null;
   created_at: Date;
+  payment_expires_at: Date;
   trader_email: string;
   trader_first_name: string;
   trader_last_name: string;
   receipt_content_type: string | null;
   receipt_size_bytes: number | null;
+  first_approved_by_user_id: number | null;
+  first_approver_email: string | null;
+  first_approved_at: Date | null;
 }
 
 const selectDeposits = `
   SELECT d.*, pm.name AS method_name, u.email AS trader_email,
          u.first_name AS trader_first_name, u.last_name AS trader_last_name,
          r.email AS reviewer_email, up.content_type AS receipt_content_type,
-         up.size_bytes AS receipt_size_bytes
+         up.size_bytes AS receipt_size_bytes, f.email AS first_approver_email
   FROM deposits d
   JOIN payment_methods pm ON pm.id = d.payment_method_id
   JOIN users u ON u.id = d.user_id
   LEFT JOIN users r ON r.id = d.reviewed_by_user_id
+  LEFT JOIN users f ON f.id = d.first_approved_by_user_id
   LEFT JOIN uploads up ON up.id = d.receipt_upload_id`;
 
 export function depositView(row: DepositRow): DepositView {
@@ -90,8 +105,11 @@ export function depositView(row: DepositRow): DepositView {
     payment_method_id: row.payment_method_id,
     method: row.method_name,
     status: row.status,
+    fee: dollarsFromCents(row.fee_cents),
+    net_amount: dollarsFromCents(row.amount_cents - row.fee_cents),
     transaction_hash: row.transaction_hash,
     created_at: row.created_at.toISOString(),
+    payment_expires_at: row.payment_expires_at.toISOString(),
     has_receipt: row.receipt_upload_id !== null,
     receipt_uploaded_at: row.receipt_uploaded_at?.toISOString() ?? null,
     reviewed_at: row.reviewed_at?.toISOString() ?? null,
@@ -99,7 +117,7 @@ export function depositView(row: DepositRow): DepositView {
   };
 }
 
-export function adminDepositView(row: DepositRow): AdminDepositView {
+export function adminDepositView(row: DepositRow, threshold_cents: number): AdminDepositView {
   return {
     ...depositView(row),
     trader: {
@@ -113,6 +131,7 @@ export function adminDepositView(row: DepositRow): AdminDepositView {
         : { id: row.reviewed_by_user_id, email: row.reviewer_email ?? "" },
     receipt_content_type: row.receipt_content_type,
     receipt_size_bytes: row.receipt_size_bytes,
+    four_eyes: fourEyesView(row, threshold_cents),
   };
 }
 
@@ -218,21 +237,34 @@ export async function createDeposit(
     if (!isAvailable(method)) {
       throw new AppError("PAYMENT_METHOD_NOT_CONFIGURED", fundingMessages.methodNotAvailable);
     }
+    // The fee the trader was shown, kept on the row: a later change does not touch it.
+    const schedule = feeScheduleOf(method, "deposit");
+    const fee = feeBreakdown(amountCents, schedule);
+    if (!fee) throw validationError({ amount: [amountNotAboveFeeMessage(amountCents, schedule)] });
+    await lockTraderFunding(transaction, userId);
     const awaiting = await transaction.query<{ total: number }>(
       "SELECT COUNT(*)::bigint AS total FROM deposits WHERE user_id = $1 AND status = 'awaiting_payment'",
       [userId],
     );
     if (awaiting.rows[0]!.total >= awaiting_deposits_max) {
-      throw new AppError(
-        "TOO_MANY_AWAITING_DEPOSITS",
-        `You have ${awaiting_deposits_max} deposits awaiting payment. Upload a receipt for one or cancel it first.`,
-      );
+      throw new AppError("TOO_MANY_AWAITING_DEPOSITS", tooManyAwaitingDepositsMessage);
     }
+    const expiresAt = new Date(
+      at.getTime() + context.config.DEPOSIT_PAYMENT_WINDOW_HOURS * hour_ms,
+    );
     const inserted = await transaction.query<{ id: number }>(
-      `INSERT INTO deposits (user_id, payment_method_id, amount_cents, transaction_hash,
-                             created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $5) RETURNING id`,
-      [userId, method.id, amountCents, newTransactionReference("DEP"), at],
+      `INSERT INTO deposits (user_id, payment_method_id, amount_cents, fee_cents,
+                             transaction_hash, created_at, updated_at, payment_expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`,
+      [
+        userId,
+        method.id,
+        amountCents,
+        fee.fee_cents,
+        newTransactionReference("DEP"),
+        at,
+        expiresAt,
+      ],
     );
     const deposit = (await findDeposit(transaction, inserted.rows[0]!.id))!;
     return {
@@ -250,7 +282,20 @@ export async function createDeposit(
   });
 }
 
-/** DELETE /deposits/{id}: the owner, only while it awaits payment. */
+/** The refusal of a step that needs the deposit awaiting payment, in its own words. */
+function notAwaitingPayment(status: DepositStatus): AppError {
+  return new AppError(
+    "DEPOSIT_NOT_AWAITING_PAYMENT",
+    status === "expired"
+      ? fundingMessages.depositExpired
+      : fundingMessages.depositNotAwaitingPayment,
+  );
+}
+
+/**
+ * DELETE /deposits/{id}: the owner, only while it awaits payment. Idempotent: a deposit
+ * already cancelled answers 200 unchanged (a second click, a retry without a key).
+ */
 export async function cancelDeposit(
   context: AppContext,
   userId: number,
@@ -260,11 +305,22 @@ export async function cancelDeposit(
   const { database, clock } = context;
   const at = clock.now();
   return runIdempotent(database, userId, idempotency, at, async (transaction) => {
+    const locked = await lockDeposit(transaction, depositId, userId);
+    if (!locked) throw notFound();
+    if (locked.status === "cancelled") {
+      return {
+        statusCode: 200,
+        body: {
+          status: "success" as const,
+          message: fundingMessages.depositCancelled,
+          data: { deposit: depositView((await findDeposit(transaction, depositId))!) },
+        },
+      };
+    }
     const { after: deposit } = await runReviewTransition(transaction, at, {
       ...depositRow(depositId, userId),
       from: ["awaiting_payment"],
-      refused: () =>
-        new AppError("DEPOSIT_NOT_AWAITING_PAYMENT", fundingMessages.depositNotAwaitingPayment),
+      refused: () => notAwaitingPayment(locked.status),
       update: (transaction) =>
         transaction.query(
           `UPDATE deposits SET status = 'cancelled', updated_at = $2
@@ -311,9 +367,7 @@ export async function submitReceipt(
   else if (!file.contentType || !receiptContentTypes.includes(file.contentType)) {
     errors.receipt = [fundingMessages.receiptType];
   }
-  if (existing.status !== "awaiting_payment") {
-    throw new AppError("DEPOSIT_NOT_AWAITING_PAYMENT", fundingMessages.depositNotAwaitingPayment);
-  }
+  if (existing.status !== "awaiting_payment") throw notAwaitingPayment(existing.status);
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   let kept: UploadRow | null = null;
@@ -321,12 +375,7 @@ export async function submitReceipt(
     await database.transaction(async (transaction) => {
       const locked = await lockDeposit(transaction, depositId, userId);
       if (!locked) throw notFound();
-      if (locked.status !== "awaiting_payment") {
-        throw new AppError(
-          "DEPOSIT_NOT_AWAITING_PAYMENT",
-          fundingMessages.depositNotAwaitingPayment,
-        );
-      }
+      if (locked.status !== "awaiting_payment") throw notAwaitingPayment(locked.status);
       kept = await keepUpload(
         transaction,
         uploadsDirectory,
@@ -352,6 +401,52 @@ export async function submitReceipt(
   };
 }
 
+/** Unpaid deposits the expiry worker expires per batch. */
+export const deposit_expiry_batch_max = 50;
+
+/**
+ * Expires deposits still awaiting payment when their window closed (issue 13): each moves
+ * to `expired` with a notification to its trader, in one transaction with the others of
+ * its batch, which frees its place under the cap. Nothing was credited, so nothing moves in
+ * the ledger. A deposit whose proof arrived is under review and never expires. Rows are
+ * claimed with SKIP LOCKED, so two processes never take the same one; returns how many it
+ * claimed.
+ */
+export async function expireUnpaidDeposits(
+  context: Pick<AppContext, "database">,
+  now: Date,
+): Promise<number> {
+  return context.database.transaction(async (transaction) => {
+    const due = await transaction.query<{ id: number }>(
+      `SELECT id FROM deposits
+       WHERE status = 'awaiting_payment' AND payment_expires_at <= $1
+       ORDER BY payment_expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [now, deposit_expiry_batch_max],
+    );
+    for (const { id } of due.rows) {
+      await runReviewTransition(transaction, now, {
+        ...depositRow(id, null),
+        from: ["awaiting_payment"],
+        refused: () => notAwaitingPayment("expired"),
+        update: (transaction) =>
+          transaction.query(
+            `UPDATE deposits SET status = 'expired', updated_at = $2
+             WHERE id = $1 AND status = 'awaiting_payment'`,
+            [id, now],
+          ),
+        notification: ({ before }) => ({
+          userId: before.user_id,
+          kind: "deposit_expired",
+          title: "Deposit expired",
+          message: `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) expired unpaid: no payment proof arrived in time. If you did pay, contact support with this reference.`,
+          reference: `deposit:${id}`,
+        }),
+      });
+    }
+    return due.rows.length;
+  });
+}
+
 type AdminDepositReplyBody = {
   status: "success";
   message: string;
@@ -360,9 +455,12 @@ type AdminDepositReplyBody = {
 
 /**
  * Staff approve a deposit under review: one transaction locks the row, credits the trader's
- * real balance (deposits:clearing → trader real), marks it confirmed, notifies the trader
+ * real balance with amount − fee and the fees account with the fee (deposits:clearing →
+ * trader real, fees:collected), marks it confirmed, notifies the trader
  * and writes the audit record. A second approval, concurrent or later, finds it no longer
- * under review (409) and credits nothing.
+ * under review (409) and credits nothing. Above FOUR_EYES_THRESHOLD_DOLLARS the first
+ * approval only records itself (the deposit stays under review) and a different reviewer's
+ * approval completes it; the same reviewer again is refused (SECOND_APPROVER_REQUIRED).
  */
 export async function approveDeposit(
   context: AppContext,
@@ -370,17 +468,33 @@ export async function approveDeposit(
   depositId: number,
   idempotency: IdempotencyKey | null,
 ): Promise<Reply<AdminDepositReplyBody>> {
-  const { database, clock } = context;
+  const { database, clock, config } = context;
   const at = clock.now();
+  const threshold_cents = fourEyesThresholdCents(config);
   const reply = await runIdempotent(
     database,
     actor.userId,
     idempotency,
     at,
     async (transaction) => {
-      const { after } = await runReviewTransition(transaction, at, {
+      const { after, step } = await runReviewTransition(transaction, at, {
         ...depositRow(depositId, null),
         from: ["under_review"],
+        fourEyes: {
+          needed: (before) => needsSecondApproval(before.amount_cents, threshold_cents),
+          firstApprover: (before) => before.first_approved_by_user_id,
+          approverId: actor.userId,
+          sameApprover: () =>
+            new AppError("SECOND_APPROVER_REQUIRED", adminMessages.sameReviewerTwice),
+          recordFirst: (transaction) =>
+            transaction.query(
+              `UPDATE deposits SET first_approved_by_user_id = $2, first_approved_at = $3,
+                 updated_at = $3
+               WHERE id = $1 AND status = 'under_review' AND first_approved_by_user_id IS NULL`,
+              [depositId, actor.userId, at],
+            ),
+          firstAction: "deposit.first_approved",
+        },
         refused: () =>
           new AppError("DEPOSIT_NOT_UNDER_REVIEW", adminMessages.depositNotUnderReview),
         ledger: async (transaction, { before }) =>
@@ -395,8 +509,17 @@ export async function approveDeposit(
               },
               {
                 accountId: await traderAccountId(transaction, before.user_id, "real"),
-                amountCents: before.amount_cents,
+                amountCents: before.amount_cents - before.fee_cents,
               },
+              // A posting is never zero: no fee, no fee line.
+              ...(before.fee_cents > 0
+                ? [
+                    {
+                      accountId: await systemAccountId(transaction, "fees:collected"),
+                      amountCents: before.fee_cents,
+                    },
+                  ]
+                : []),
             ],
           }),
         update: (transaction, { entryId }) =>
@@ -410,7 +533,10 @@ export async function approveDeposit(
           userId: before.user_id,
           kind: "deposit_confirmed",
           title: "Deposit confirmed",
-          message: `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) has been confirmed and credited to your real account.`,
+          message:
+            before.fee_cents > 0
+              ? `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) has been confirmed: ${formatUsdFromCents(before.amount_cents - before.fee_cents)} (after the ${formatUsdFromCents(before.fee_cents)} fee) is credited to your real account.`
+              : `Your deposit of ${formatUsdFromCents(before.amount_cents)} via ${before.method_name} (${before.transaction_hash}) has been confirmed and credited to your real account.`,
           reference: `deposit:${depositId}`,
         }),
         audit: {
@@ -425,13 +551,16 @@ export async function approveDeposit(
         statusCode: 200,
         body: {
           status: "success" as const,
-          message: adminMessages.depositApproved,
-          data: { deposit: adminDepositView(after) },
+          message:
+            step === "first" ? adminMessages.depositFirstApproval : adminMessages.depositApproved,
+          data: { deposit: adminDepositView(after, threshold_cents) },
         },
       };
     },
   );
-  if (!reply.replayed) await publishFundingBalances(context, [reply.body.data.deposit.trader.id]);
+  if (!reply.replayed && reply.body.data.deposit.status === "confirmed") {
+    await publishFundingBalances(context, [reply.body.data.deposit.trader.id]);
+  }
   return reply;
 }
 
@@ -443,7 +572,7 @@ export async function rejectDeposit(
   reason: string,
   idempotency: IdempotencyKey | null,
 ): Promise<Reply<AdminDepositReplyBody>> {
-  const { database, clock } = context;
+  const { database, clock, config } = context;
   const at = clock.now();
   return runIdempotent(database, actor.userId, idempotency, at, async (transaction) => {
     const { after } = await runReviewTransition(transaction, at, {
@@ -477,7 +606,7 @@ export async function rejectDeposit(
       body: {
         status: "success" as const,
         message: adminMessages.depositRejected,
-        data: { deposit: adminDepositView(after) },
+        data: { deposit: adminDepositView(after, fourEyesThresholdCents(config)) },
       },
     };
   });
@@ -487,10 +616,13 @@ function auditState(row: DepositRow) {
   return {
     status: row.status,
     amount_cents: row.amount_cents,
+    fee_cents: row.fee_cents,
     user_id: row.user_id,
     payment_method_id: row.payment_method_id,
     transaction_hash: row.transaction_hash,
     rejection_reason: row.rejection_reason,
     journal_entry_id: row.journal_entry_id,
+    first_approved_by_user_id: row.first_approved_by_user_id,
+    reviewed_by_user_id: row.reviewed_by_user_id,
   };
 }

@@ -2,6 +2,7 @@ import {
   adminMessages,
   adminPaymentMethodSchema,
   hasPaymentMethodChanges,
+  paymentMethodChangeSchema,
   updatePaymentMethodSchema,
 } from "@tp/domain/admin-api";
 import { apiSuccessSchema } from "@tp/domain/api";
@@ -9,20 +10,24 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
-import { recordAudit } from "../audit/audit-log.ts";
-import { notFound, validationError } from "../http/errors.ts";
+import { validationError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
-import { bearerSecurity } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
 import {
-  adminPaymentMethodView,
-  findPaymentMethod,
-  listPaymentMethods,
-  updatePaymentMethod,
-} from "./payment-methods.ts";
+  confirmPaymentMethodChange,
+  discardPaymentMethodChange,
+  paymentMethodChangeView,
+  pendingPaymentMethodChanges,
+  proposePaymentMethodChange,
+} from "./payment-method-changes.ts";
+import { adminPaymentMethodView, listPaymentMethods } from "./payment-methods.ts";
 
-/** Staff's payment method settings (in the staff scope, under /admin); changes are audited. */
+/**
+ * Staff's payment method settings (in the staff scope, under /admin): an admin proposes a
+ * change, a second admin confirms it (payment-method-changes.ts); every step is audited.
+ */
 export async function paymentMethodAdminRoutes(staff: FastifyInstance, context: AppContext) {
   const routes = staff.withTypeProvider<ZodTypeProvider>();
   const tags = staffTags;
@@ -31,6 +36,7 @@ export async function paymentMethodAdminRoutes(staff: FastifyInstance, context: 
   routes.get(
     "/payment-methods",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "Every payment method with all its settings",
@@ -50,46 +56,118 @@ export async function paymentMethodAdminRoutes(staff: FastifyInstance, context: 
   routes.put(
     "/payment-methods/:id",
     {
+      config: leastStaffRole.admin,
       schema: {
         tags,
         summary:
-          "Change any of name, is_active, is_recommended, wallet_address, instructions, additional_details",
+          "Propose a change to any of name, is_active, is_recommended, wallet_address, instructions, additional_details and the fees (deposit_fee_fixed_cents, deposit_fee_basis_points, withdrawal_fee_fixed_cents, withdrawal_fee_basis_points: whole numbers); it takes effect when a second admin confirms it (202)",
         security,
         params: z.object({ id: z.string().max(64) }),
         body: updatePaymentMethodSchema,
         response: {
-          200: apiSuccessSchema(z.object({ payment_method: adminPaymentMethodSchema })),
+          202: apiSuccessSchema(z.object({ change: paymentMethodChangeSchema })),
           ...failureResponses,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       if (!hasPaymentMethodChanges(request.body)) {
         throw validationError({}, adminMessages.nothingToChange);
       }
       const actor = await staffActorOf(context, request);
       const at = context.clock.now();
-      return context.database.transaction(async (transaction) => {
-        if (!(await findPaymentMethod(transaction, request.params.id))) throw notFound();
-        const changed = await updatePaymentMethod(transaction, request.params.id, request.body, at);
-        if (!changed) throw notFound();
-        const before = adminPaymentMethodView(changed.before);
-        const after = adminPaymentMethodView(changed.after);
-        await recordAudit(transaction, {
-          actor,
-          action: "payment_method.updated",
-          targetType: "payment_method",
-          targetId: request.params.id,
-          before,
-          after,
-          at,
-        });
-        return {
-          status: "success" as const,
-          message: adminMessages.paymentMethodUpdated,
-          data: { payment_method: after },
-        };
+      const change = await context.database.transaction((transaction) =>
+        proposePaymentMethodChange(transaction, actor, request.params.id, request.body, at),
+      );
+      return reply.code(202).send({
+        status: "success" as const,
+        message: adminMessages.paymentMethodChangeProposed,
+        data: { change: paymentMethodChangeView(change) },
       });
+    },
+  );
+
+  routes.get(
+    "/payment-method-changes",
+    {
+      config: leastStaffRole.support,
+      schema: {
+        tags,
+        summary: "Payment-method changes waiting for a second admin, oldest first",
+        security,
+        response: {
+          200: apiSuccessSchema(z.array(paymentMethodChangeSchema)),
+          ...failureResponses,
+        },
+      },
+    },
+    async () => ({
+      status: "success" as const,
+      data: (await pendingPaymentMethodChanges(context.database)).map(paymentMethodChangeView),
+    }),
+  );
+
+  routes.post(
+    "/payment-method-changes/:id/confirm",
+    {
+      config: leastStaffRole.admin,
+      schema: {
+        tags,
+        summary:
+          "Confirm another admin's pending change: it is applied to the payment method (the proposer cannot confirm their own)",
+        security,
+        params: idParamsSchema,
+        response: {
+          200: apiSuccessSchema(
+            z.object({
+              change: paymentMethodChangeSchema,
+              payment_method: adminPaymentMethodSchema,
+            }),
+          ),
+          ...failureResponses,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await staffActorOf(context, request);
+      const at = context.clock.now();
+      const { change, method } = await context.database.transaction((transaction) =>
+        confirmPaymentMethodChange(transaction, actor, request.params.id, at),
+      );
+      return {
+        status: "success" as const,
+        message: adminMessages.paymentMethodChangeConfirmed,
+        data: { change: paymentMethodChangeView(change), payment_method: method },
+      };
+    },
+  );
+
+  routes.post(
+    "/payment-method-changes/:id/discard",
+    {
+      config: leastStaffRole.admin,
+      schema: {
+        tags,
+        summary: "Discard a pending payment-method change; the method is untouched",
+        security,
+        params: idParamsSchema,
+        response: {
+          200: apiSuccessSchema(z.object({ change: paymentMethodChangeSchema })),
+          ...failureResponses,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await staffActorOf(context, request);
+      const at = context.clock.now();
+      const change = await context.database.transaction((transaction) =>
+        discardPaymentMethodChange(transaction, actor, request.params.id, at),
+      );
+      return {
+        status: "success" as const,
+        message: adminMessages.paymentMethodChangeDiscarded,
+        data: { change: paymentMethodChangeView(change) },
+      };
     },
   );
 }

@@ -12,6 +12,7 @@ import type { AppContext } from "../app-context.ts";
 import { AppError } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
 import { bearerSecurity } from "../http/route-kit.ts";
+import { liveCoinPrice } from "./coin-price.ts";
 import { findPaymentMethod, listPaymentMethods, paymentMethodView } from "./payment-methods.ts";
 
 /** The trader's payment methods and a method's wallet (in the signed-in scope). */
@@ -42,7 +43,8 @@ export async function paymentMethodRoutes(signedIn: FastifyInstance, context: Ap
     {
       schema: {
         tags,
-        summary: "Wallet address and instruction lines of a crypto (or e-wallet) method",
+        summary:
+          "Wallet address and instruction lines of a crypto (or e-wallet) method, and the coin's live price (null unless a real feed has a fresh one)",
         security,
         params: z.object({ id: z.string().max(64) }),
         response: { 200: apiSuccessSchema(walletDataSchema), ...failureResponses },
@@ -64,6 +66,7 @@ export async function paymentMethodRoutes(signedIn: FastifyInstance, context: Ap
           name: method.name,
           wallet_address: method.wallet_address,
           instructions: method.instructions,
+          coin_price: liveCoinPrice(context, method.id),
         },
       };
     },

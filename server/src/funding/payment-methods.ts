@@ -1,4 +1,5 @@
 import type { AdminPaymentMethod, UpdatePaymentMethodRequest } from "@tp/domain/admin-api";
+import type { PaymentMethodFees } from "@tp/domain/fees";
 import {
   isPaymentMethodConfigured,
   type PaymentMethodKind,
@@ -11,7 +12,7 @@ import type { Queryable } from "../db/database.ts";
  * details; staff fill them in. A method is available to deposits when it is active and
  * configured (SPEC §5, §8).
  */
-export interface PaymentMethodRow {
+export interface PaymentMethodRow extends PaymentMethodFees {
   id: string;
   kind: PaymentMethodKind;
   name: string;
@@ -57,6 +58,10 @@ export function paymentMethodView(method: PaymentMethodRow): PaymentMethodView {
     is_available: isAvailable(method),
     wallet_address: method.wallet_address,
     additional_details: method.additional_details,
+    deposit_fee_fixed_cents: method.deposit_fee_fixed_cents,
+    deposit_fee_basis_points: method.deposit_fee_basis_points,
+    withdrawal_fee_fixed_cents: method.withdrawal_fee_fixed_cents,
+    withdrawal_fee_basis_points: method.withdrawal_fee_basis_points,
   };
 }
 
@@ -86,7 +91,9 @@ export async function updatePaymentMethod(
         : changes.wallet_address;
   const updated = await transaction.query<PaymentMethodRow>(
     `UPDATE payment_methods SET name = $2, is_active = $3, is_recommended = $4,
-       wallet_address = $5, instructions = $6::jsonb, additional_details = $7::jsonb, updated_at = $8
+       wallet_address = $5, instructions = $6::jsonb, additional_details = $7::jsonb, updated_at = $8,
+       deposit_fee_fixed_cents = $9, deposit_fee_basis_points = $10,
+       withdrawal_fee_fixed_cents = $11, withdrawal_fee_basis_points = $12
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -97,6 +104,10 @@ export async function updatePaymentMethod(
       JSON.stringify(changes.instructions ?? before.instructions),
       JSON.stringify(changes.additional_details ?? before.additional_details),
       at,
+      changes.deposit_fee_fixed_cents ?? before.deposit_fee_fixed_cents,
+      changes.deposit_fee_basis_points ?? before.deposit_fee_basis_points,
+      changes.withdrawal_fee_fixed_cents ?? before.withdrawal_fee_fixed_cents,
+      changes.withdrawal_fee_basis_points ?? before.withdrawal_fee_basis_points,
     ],
   );
   return { before, after: updated.rows[0]! };

@@ -19,6 +19,16 @@ import { type NewNotification, storeNotification } from "../notifications/notifi
  * two orders never cross and this cannot deadlock. A racing second transition waits for
  * the row lock, re-reads the committed state and is refused: it moves nothing, posts
  * nothing and notifies nobody.
+ *
+ * Four eyes (issue 12 item 8): an approval that `fourEyes` says needs two people runs
+ *
+ *   lock → check → read (before) → no first approval yet: record it → read (after) → audit
+ *                                → first approval by this approver: refused
+ *                                → first approval by someone else: the whole path above
+ *
+ * so a first approval moves no money, notifies nobody and leaves the row in its queue
+ * state; the same row lock orders two reviewers approving at once (the second re-reads the
+ * first's approval and completes it, or is refused if it is the same person).
  */
 export interface ReviewTransition<Locked extends { status: string }, Row> {
   /** Names the row in the assertion that its guarded update moved it, e.g. "deposit 12". */
@@ -53,17 +63,66 @@ export interface ReviewTransition<Locked extends { status: string }, Row> {
     /** What of the row the record keeps, before and after. */
     state(row: Row): unknown;
   };
+  /** An approval that may need a second, different approver (above the four-eyes threshold). */
+  fourEyes?: FourEyes<Row>;
+}
+
+export interface FourEyes<Row> {
+  /** Whether this row needs two approvers (its amount is above the threshold). */
+  needed(before: Row): boolean;
+  /** Who gave the first approval, or null when nobody has yet. */
+  firstApprover(before: Row): number | null;
+  /** The member of staff approving now. */
+  approverId: number;
+  /** The expected failure when the first approver approves again. */
+  sameApprover(): AppError;
+  /**
+   * Checks the request is fit for the step it turned out to be (e.g. a payout reference only
+   * on the final one); throws the expected failure otherwise. Runs under the row lock.
+   */
+  check?(step: "first" | "final"): void;
+  /** The UPDATE recording the first approval, guarded like `update`: exactly one row. */
+  recordFirst(transaction: Queryable): Promise<QueryResult<unknown>>;
+  /** The audit action of the first approval (the final one uses `audit.action`). */
+  firstAction: AuditAction;
 }
 
 export async function runReviewTransition<Locked extends { status: string }, Row>(
   transaction: Queryable,
   at: Date,
   transition: ReviewTransition<Locked, Row>,
-): Promise<{ locked: Locked; before: Row; after: Row }> {
+): Promise<{ locked: Locked; before: Row; after: Row; step: "first" | "final" }> {
   const locked = await transition.lock(transaction);
   if (!locked) throw notFound();
   if (!transition.from.includes(locked.status)) throw transition.refused();
   const before = await transition.read(transaction);
+  const fourEyes = transition.fourEyes;
+  if (fourEyes) {
+    const first = fourEyes.firstApprover(before);
+    // Whoever gave a first approval never gives the last one, even if the threshold was
+    // raised since (the row's CHECK of migration 017 says the same).
+    if (first === fourEyes.approverId) throw fourEyes.sameApprover();
+    if (first === null && fourEyes.needed(before)) {
+      fourEyes.check?.("first");
+      const recorded = await fourEyes.recordFirst(transaction);
+      if (recorded.rowCount !== 1) throw new Error(`${transition.subject} changed under its lock`);
+      const after = await transition.read(transaction);
+      if (transition.audit) {
+        const { actor, targetType, targetId, state } = transition.audit;
+        await recordAudit(transaction, {
+          actor,
+          action: fourEyes.firstAction,
+          targetType,
+          targetId,
+          before: state(before),
+          after: state(after),
+          at,
+        });
+      }
+      return { locked, before, after, step: "first" };
+    }
+  }
+  fourEyes?.check?.("final");
   const entryId = transition.ledger
     ? await transition.ledger(transaction, { locked, before })
     : null;
@@ -88,5 +147,5 @@ export async function runReviewTransition<Locked extends { status: string }, Row
       at,
     });
   }
-  return { locked, before, after };
+  return { locked, before, after, step: "final" };
 }

@@ -15,6 +15,7 @@ interface HistoryRow {
   method: string;
   payment_method_id: string;
   amount_cents: number;
+  fee_cents: number;
   status: DepositStatus | WithdrawalStatus;
   transaction_hash: string;
   note: string | null;
@@ -34,12 +35,12 @@ export async function transactionHistoryPage(
   const rows = await queryable.query<HistoryRow>(
     `SELECT * FROM (
        SELECT d.id, 'deposit' AS type, d.created_at, pm.name AS method, d.payment_method_id,
-              d.amount_cents, d.status, d.transaction_hash, d.rejection_reason AS note
+              d.amount_cents, d.fee_cents, d.status, d.transaction_hash, d.rejection_reason AS note
        FROM deposits d JOIN payment_methods pm ON pm.id = d.payment_method_id
        WHERE d.user_id = $1
        UNION ALL
        SELECT w.id, 'withdrawal' AS type, w.created_at, pm.name AS method, w.payment_method_id,
-              w.amount_cents, w.status, w.transaction_hash,
+              w.amount_cents, w.fee_cents, w.status, w.transaction_hash,
               COALESCE(w.rejection_reason, w.payout_reference) AS note
        FROM withdrawals w JOIN payment_methods pm ON pm.id = w.payment_method_id
        WHERE w.user_id = $1
@@ -57,6 +58,8 @@ export async function transactionHistoryPage(
       method: row.method,
       payment_method_id: row.payment_method_id,
       amount: dollarsFromCents(row.amount_cents),
+      fee: dollarsFromCents(row.fee_cents),
+      net_amount: dollarsFromCents(row.amount_cents - row.fee_cents),
       status: row.status,
       transactionId: row.transaction_hash,
       note: row.note,

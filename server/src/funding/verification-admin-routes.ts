@@ -12,7 +12,7 @@ import type { AppContext } from "../app-context.ts";
 import { notFound } from "../http/errors.ts";
 import { failureResponses, fileReplySchema, pageInfo } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { findUpload, sendUpload } from "../uploads/upload-store.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
 import {
@@ -32,6 +32,7 @@ export async function verificationAdminRoutes(staff: FastifyInstance, context: A
   routes.get(
     "/verifications",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "Identity documents queue, oldest first; ?status= filters (pending is the work)",
@@ -59,6 +60,7 @@ export async function verificationAdminRoutes(staff: FastifyInstance, context: A
   routes.get(
     "/verifications/:id/file",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "The identity document, as an attachment (fetch it and show it inline)",
@@ -79,6 +81,7 @@ export async function verificationAdminRoutes(staff: FastifyInstance, context: A
     routes.post(
       `/verifications/:id/${decision}`,
       {
+        config: leastStaffRole.reviewer,
         schema: {
           tags,
           summary:

@@ -12,9 +12,10 @@ import type { AppContext } from "../app-context.ts";
 import { notFound } from "../http/errors.ts";
 import { failureResponses, pageInfo, sendReply } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
+import { fourEyesThresholdCents } from "./four-eyes.ts";
 import {
   adminWithdrawalView,
   findWithdrawal,
@@ -26,11 +27,13 @@ import {
 export async function withdrawalAdminRoutes(staff: FastifyInstance, context: AppContext) {
   const routes = staff.withTypeProvider<ZodTypeProvider>();
   const tags = staffTags;
+  const threshold_cents = fourEyesThresholdCents(context.config);
   const security = bearerSecurity;
 
   routes.get(
     "/withdrawals",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "Withdrawals queue, oldest first; ?status= filters (pending is the work)",
@@ -47,7 +50,10 @@ export async function withdrawalAdminRoutes(staff: FastifyInstance, context: App
       const { rows, total } = await withdrawalQueue(context.database, status, page, limit);
       return {
         status: "success" as const,
-        data: { data: rows.map(adminWithdrawalView), pagination: pageInfo(total, page, limit) },
+        data: {
+          data: rows.map((row) => adminWithdrawalView(row, threshold_cents)),
+          pagination: pageInfo(total, page, limit),
+        },
       };
     },
   );
@@ -55,6 +61,7 @@ export async function withdrawalAdminRoutes(staff: FastifyInstance, context: App
   routes.get(
     "/withdrawals/:id",
     {
+      config: leastStaffRole.support,
       schema: {
         tags,
         summary: "One withdrawal",
@@ -68,10 +75,13 @@ export async function withdrawalAdminRoutes(staff: FastifyInstance, context: App
     },
     async (request) => {
       const withdrawal = await findWithdrawal(context.database, request.params.id);
-      if (!withdrawal) throw notFound();
+      // Unconfirmed by its owner's e-mailed link: not in the staff queue yet (issue 12).
+      if (!withdrawal || (withdrawal.status === "pending" && !withdrawal.email_confirmed_at)) {
+        throw notFound();
+      }
       return {
         status: "success" as const,
-        data: { withdrawal: adminWithdrawalView(withdrawal) },
+        data: { withdrawal: adminWithdrawalView(withdrawal, threshold_cents) },
       };
     },
   );
@@ -79,10 +89,11 @@ export async function withdrawalAdminRoutes(staff: FastifyInstance, context: App
   routes.post(
     "/withdrawals/:id/approve",
     {
+      config: leastStaffRole.reviewer,
       schema: {
         tags,
         summary:
-          "Mark a pending withdrawal paid with the payout reference; accepts Idempotency-Key",
+          "Mark a pending withdrawal paid with the payout reference; above FOUR_EYES_THRESHOLD_DOLLARS a first approval (no reference, nothing paid) comes first and a second, different reviewer pays; accepts Idempotency-Key",
         security,
         params: idParamsSchema,
         body: approveWithdrawalSchema,
@@ -99,7 +110,7 @@ export async function withdrawalAdminRoutes(staff: FastifyInstance, context: App
           context,
           await staffActorOf(context, request),
           request.params.id,
-          { to: "paid", payoutReference: request.body.payout_reference },
+          { to: "paid", payoutReference: request.body.payout_reference ?? null },
           idempotencyKeyOf(request),
         ),
       ),
@@ -108,6 +119,7 @@ export async function withdrawalAdminRoutes(staff: FastifyInstance, context: App
   routes.post(
     "/withdrawals/:id/reject",
     {
+      config: leastStaffRole.reviewer,
       schema: {
         tags,
         summary:

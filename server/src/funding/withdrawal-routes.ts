@@ -1,19 +1,24 @@
 import { apiSuccessSchema } from "@tp/domain/api";
 import {
+  confirmWithdrawalSchema,
   createWithdrawalDataSchema,
   createWithdrawalSchema,
+  fundingMessages,
   withdrawalDataSchema,
 } from "@tp/domain/funding";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
+import { requireFreshStepUp } from "../auth/step-up.ts";
 import { sessionOf } from "../http/authenticate.ts";
 import { notFound } from "../http/errors.ts";
 import { failureResponses, sendReply } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
+import { rateRules } from "../rate-limit/rate-limiter.ts";
 import {
   cancelWithdrawal,
+  confirmWithdrawal,
   findOwnWithdrawal,
   requestWithdrawal,
   withdrawalView,
@@ -34,14 +39,16 @@ export async function withdrawalRoutes(signedIn: FastifyInstance, context: AppCo
       schema: {
         tags,
         summary:
-          "Request a withdrawal from the real balance: the amount moves into a hold; accepts Idempotency-Key",
+          "Request a withdrawal from the real balance (needs a fresh step-up): the amount moves into a hold and the trader is e-mailed a single-use link that confirms it before staff see it; accepts Idempotency-Key",
         security,
         body: createWithdrawalSchema,
         response: { 201: apiSuccessSchema(createWithdrawalDataSchema), ...failureResponses },
       },
     },
-    async (request, reply) =>
-      sendReply(
+    async (request, reply) => {
+      // Money leaving needs a fresh second factor (issue 12): a stolen token alone cannot.
+      await requireFreshStepUp(context.database, sessionOf(request), context.clock.now());
+      return sendReply(
         reply,
         await requestWithdrawal(
           context,
@@ -49,7 +56,8 @@ export async function withdrawalRoutes(signedIn: FastifyInstance, context: AppCo
           request.body,
           idempotencyKeyOf(request),
         ),
-      ),
+      );
+    },
   );
 
   routes.get(
@@ -96,5 +104,35 @@ export async function withdrawalRoutes(signedIn: FastifyInstance, context: AppCo
           idempotencyKeyOf(request),
         ),
       ),
+  );
+}
+
+/** The e-mailed link's confirmation (issue 12): public, since the link may open anywhere. */
+export async function withdrawalConfirmationRoutes(app: FastifyInstance, context: AppContext) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  routes.post(
+    "/withdrawals/confirm",
+    {
+      schema: {
+        tags: ["funding"],
+        summary:
+          "Confirm a withdrawal with the token of its e-mailed link (single use, expires); only then do staff see it",
+        body: confirmWithdrawalSchema,
+        response: { 200: apiSuccessSchema(withdrawalDataSchema), ...failureResponses },
+      },
+      preValidation: async (request) =>
+        context.rateLimiter.consume(rateRules.verifyPerIp, request.ip),
+    },
+    async (request) => {
+      const { outcome, withdrawal } = await confirmWithdrawal(context, request.body.token);
+      return {
+        status: "success" as const,
+        message:
+          outcome === "confirmed"
+            ? fundingMessages.withdrawalConfirmed
+            : fundingMessages.withdrawalAlreadyConfirmed,
+        data: { withdrawal },
+      };
+    },
   );
 }

@@ -1,6 +1,7 @@
 import type { Role } from "@tp/domain/api";
+import { serverMessages } from "@tp/domain/messages";
 import type { FastifyRequest } from "fastify";
-import { unauthenticated } from "./errors.ts";
+import { AppError, unauthenticated } from "./errors.ts";
 
 /** Who a signed-in request is (auth/sessions.ts finds it from the bearer token). */
 export interface Session {
@@ -19,6 +20,10 @@ declare module "fastify" {
     /** The signed-in session, set by the signed-in scope (null on public routes). */
     session: Session | null;
   }
+  interface FastifyContextConfig {
+    /** A trader money route (trader-scope.ts): a staff session is refused with 403. */
+    traders_only?: boolean;
+  }
 }
 
 /** "Bearer <token>" → token; anything else → null. The token is never read from a URL. */
@@ -32,15 +37,21 @@ export function bearerToken(request: FastifyRequest): string | null {
 /**
  * Hook that signs the request in: 401 unless the bearer token is a live session. A request
  * already signed in by an earlier hook (one that runs on request, before the body is read)
- * is not looked up again, so a request costs one session lookup whichever hooks run.
+ * is not looked up again, so a request costs one session lookup whichever hooks run. On a
+ * trader money route (`traders_only`), a staff session is refused here, in the one place
+ * every signed-in route passes, whichever hook signs it in: staff are not traders.
  */
 export function authenticateSession(context: SignedInContext) {
   return async function authenticate(request: FastifyRequest) {
-    if (request.session) return;
-    const token = bearerToken(request);
-    const session = token ? await context.sessions.find(token) : null;
-    if (!session) throw unauthenticated();
-    request.session = session;
+    if (!request.session) {
+      const token = bearerToken(request);
+      const session = token ? await context.sessions.find(token) : null;
+      if (!session) throw unauthenticated();
+      request.session = session;
+    }
+    if (request.routeOptions.config.traders_only && request.session.role !== "trader") {
+      throw new AppError("FORBIDDEN", serverMessages.staffNotTrader);
+    }
   };
 }
 

@@ -30,6 +30,10 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
+  SECOND_FACTOR_INVALID: 422,
+  AUTH_CHALLENGE_INVALID: 422,
+  STEP_UP_REQUIRED: 403,
+  PASSKEY_INVALID: 422,
   NOT_FOUND: 404,
   PRACTICE_TOP_UP_NOT_NEEDED: 409,
   TOO_MANY_AWAITING_DEPOSITS: 409,
@@ -44,6 +48,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_FAILED: 422,
   RATE_LIMITED: 429,
+  /** 428 Precondition Required: the request may be repeated with a solved proof of work. */
+  CHALLENGE_REQUIRED: 428,
   INSUFFICIENT_FUNDS: 422,
   MARKET_CLOSED: 422,
   SIMULATED_PRICES_REAL_ACCOUNT: 403,
@@ -53,6 +59,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   WALLET_ADDRESS_UNAVAILABLE: 422,
   EMAIL_NOT_VERIFIED: 403,
   IDENTITY_NOT_VERIFIED: 403,
+  SECOND_APPROVER_REQUIRED: 409,
+  PAYMENT_METHOD_CHANGE_NOT_PENDING: 409,
   /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
   PROVIDER_UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -32,7 +32,8 @@ export type SystemAccountCode =
   | `house:${"real" | "practice"}:${number}`
   | "deposits:clearing"
   | "withdrawals:held"
-  | "payouts:sent";
+  | "payouts:sent"
+  | "fees:collected";
 
 /** House shards per account kind (migration 003). */
 export const house_shards = 16;

@@ -100,9 +100,11 @@ export function startOutboxDelivery(options: {
             html: mail.body_html,
           });
         } else {
-          // The embedded default's delivery is the log, which is where a developer looks.
+          // The embedded default's delivery is the log, which is where a developer looks: the
+          // links get their own field, so a JSON log shows them whole rather than inside an
+          // escaped text (a pretty terminal log shows both).
           log.info(
-            { to: mail.recipient, subject: mail.subject },
+            { to: mail.recipient, subject: mail.subject, links: linksIn(mail.body_text) },
             `e-mail not sent (no SMTP_URL); its text:\n${mail.body_text}`,
           );
         }
@@ -142,4 +144,9 @@ export function startOutboxDelivery(options: {
       transport?.close();
     },
   };
+}
+
+/** The http(s) links of a mail's text, in order, each once. */
+export function linksIn(text: string): string[] {
+  return [...new Set(text.match(/https?:\/\/[^\s<>"')\]]+/g) ?? [])];
 }

@@ -1,4 +1,9 @@
-import { resetPasswordPagePath, verifyEmailPagePath } from "@tp/domain/paths";
+import {
+  confirmWithdrawalPagePath,
+  resetPasswordPagePath,
+  securityPagePath,
+  verifyEmailPagePath,
+} from "@tp/domain/paths";
 import type { Email } from "./outbox.ts";
 
 function escapeHtml(text: string): string {
@@ -79,5 +84,58 @@ export function alreadyRegisteredEmail(options: {
     ],
     "Sign in",
     new URL("/account/sign-in", `${options.publicUrl}/`).toString(),
+  );
+}
+
+/**
+ * A sign-in from a device this account had not signed in from before (issue 12, item 4):
+ * the owner learns of it at once, and can end that session from the Security page.
+ */
+export function newDeviceSignInEmail(options: {
+  publicUrl: string;
+  siteName: string;
+  to: string;
+  at: Date;
+  browser: string;
+  ip: string;
+}): Email {
+  return linkEmail(
+    options.to,
+    `New sign-in to your ${options.siteName} account`,
+    [
+      `Your account was signed in to from a device or network it had not used before: ${options.browser}, IP address ${options.ip}, at ${options.at.toISOString().replace("T", " ").slice(0, 16)} UTC.`,
+      "If it was you, there is nothing to do.",
+      "If it was not you, open the Security page to end that session, then change your password.",
+    ],
+    "Review your sessions",
+    new URL(securityPagePath, `${options.publicUrl}/`).toString(),
+  );
+}
+
+/**
+ * Sent on every withdrawal request (issue 12): what, how much, where to; the link confirms
+ * it (single use) and only then do staff see it. The reference is in the subject so each
+ * request's message is told apart.
+ */
+export function withdrawalConfirmationEmail(options: {
+  publicUrl: string;
+  siteName: string;
+  to: string;
+  token: string;
+  reference: string;
+  amount: string;
+  method: string;
+  validHours: number;
+}): Email {
+  return linkEmail(
+    options.to,
+    `Confirm your withdrawal ${options.reference} of ${options.amount}`,
+    [
+      `A withdrawal of ${options.amount} via ${options.method} (${options.reference}) was requested from your ${options.siteName} account.`,
+      `Open the link below to confirm it. It works once, for ${options.validHours} hours; unconfirmed, the withdrawal is cancelled and the amount returns to your balance.`,
+      "If it was not you, do not open the link: cancel the withdrawal, change your password and turn on two-factor authentication.",
+    ],
+    "Confirm withdrawal",
+    pageUrl(options.publicUrl, confirmWithdrawalPagePath, options.token, options.to),
   );
 }

@@ -1,3 +1,4 @@
+import type { MarketInfoProviders } from "@tp/domain/market-info";
 import { z } from "zod";
 
 /**
@@ -18,6 +19,10 @@ export const crypto_news_url_default = "https://pro-api.coinmarketcap.com/v1/con
 export const crypto_market_url_default =
   "https://pro-api.coinmarketcap.com/v1/cryptocurrency/listings/latest";
 
+/** CoinMarketCap's coin logos by id (64×64 PNG), the host SPEC §7 fetches coin images from. */
+export const coin_image_url_default =
+  "https://s2.coinmarketcap.com/static/img/coins/64x64/{id}.png";
+
 const httpUrl = z
   .string()
   .refine(
@@ -36,6 +41,13 @@ export const marketInfoConfigShape = {
   BLOCKCHAIN_STATS_URL: httpUrl.default(blockchain_stats_url_default),
   CRYPTO_NEWS_URL: httpUrl.default(crypto_news_url_default),
   CRYPTO_MARKET_URL: httpUrl.default(crypto_market_url_default),
+  /**
+   * Where the server fetches a listed coin's logo; `{id}` is replaced by the coin's id. The
+   * browser never sees this host: images are served from /api/v1/crypto-market-data/images.
+   */
+  COIN_IMAGE_URL: httpUrl
+    .refine((value) => value.includes("{id}"), "must contain {id} (the coin's id)")
+    .default(coin_image_url_default),
   /** Sent as X-CMC_PRO_API_KEY to the news and market-data URLs. Never echoed. */
   COINMARKETCAP_API_KEY: z.string().min(1).optional(),
   /** One provider request may take this long, connection included, before it counts as failed. */
@@ -50,3 +62,22 @@ export const marketInfoConfigShape = {
   /** How long an open circuit refuses calls before one probe request is let through. */
   PROVIDER_COOL_DOWN_MS: milliseconds(100, 3_600_000).default(30_000),
 };
+
+/**
+ * Whether each optional provider is set up: CoinMarketCap's endpoints refuse every request
+ * without a key, so news and market data count as set up with COINMARKETCAP_API_KEY, or
+ * when the operator points the URL at a provider of their own (a mirror, a proxy holding
+ * the key). Blockchain stats need no key.
+ */
+export function marketInfoProvidersOf(config: {
+  CRYPTO_NEWS_URL: string;
+  CRYPTO_MARKET_URL: string;
+  COINMARKETCAP_API_KEY?: string | undefined;
+}): MarketInfoProviders {
+  const hasKey = Boolean(config.COINMARKETCAP_API_KEY);
+  return {
+    blockchain_stats: true,
+    crypto_news: hasKey || config.CRYPTO_NEWS_URL !== crypto_news_url_default,
+    crypto_market: hasKey || config.CRYPTO_MARKET_URL !== crypto_market_url_default,
+  };
+}

@@ -6,16 +6,18 @@ import {
   cryptoMarketDataSchema,
   cryptoNewsPageSchema,
   marketInfoMessages,
+  marketInfoProvidersSchema,
   news_page_max,
 } from "@tp/domain/market-info";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError, notFound } from "../http/errors.ts";
 import { failureResponses } from "../http/replies.ts";
 import { CircuitOpenError } from "./circuit-breaker.ts";
-import { createMarketInfo } from "./market-info-service.ts";
+import { marketInfoProvidersOf } from "./market-info-config.ts";
+import { createMarketInfo, type MarketInfo } from "./market-info-service.ts";
 import { ProviderError } from "./provider-request.ts";
 
 const newsQuerySchema = z.object({
@@ -66,10 +68,85 @@ async function fromProvider<T>(
   }
 }
 
+/**
+ * One service per application: the signed-in routes and the public logo route share its
+ * caches and circuit breakers (the logo check reads the same cached listing).
+ */
+const services = new WeakMap<AppContext, MarketInfo>();
+function marketInfoOf(context: AppContext, log: FastifyBaseLogger): MarketInfo {
+  let service = services.get(context);
+  if (!service) {
+    service = createMarketInfo({ config: context.config, clock: context.clock, log });
+    services.set(context, service);
+  }
+  return service;
+}
+
+/** A provider that is not set up is not asked at all: its page is hidden in the web app. */
+function requireProvider(configured: boolean, message: string): void {
+  if (!configured) throw new AppError("PROVIDER_UNAVAILABLE", message);
+}
+
+const coinImageParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: "id must be a coin id" })
+    .int("id must be a coin id")
+    .min(1, "id must be a coin id")
+    .max(2_147_483_647, "id must be a coin id"),
+});
+
+/** Public: which providers are set up (the web's navigation), and the coin logos. */
+export async function marketInfoPublicRoutes(app: FastifyInstance, context: AppContext) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const log = app.log.child({ module: "market-info" });
+  const providers = marketInfoProvidersOf(context.config);
+
+  routes.get(
+    "/market-info/providers",
+    {
+      schema: {
+        tags: ["market-info"],
+        summary:
+          "Which optional market-information providers are set up (crypto news and market data need COINMARKETCAP_API_KEY)",
+        response: { 200: apiSuccessSchema(marketInfoProvidersSchema), ...failureResponses },
+      },
+    },
+    async () => ({ status: "success" as const, data: providers }),
+  );
+
+  routes.get(
+    "/crypto-market-data/images/:id",
+    {
+      schema: {
+        tags: ["market-info"],
+        summary:
+          "The logo of a coin in the current market data listing, fetched and cached (24 h) by this server; 404 for any other id",
+        params: coinImageParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      if (!providers.crypto_market) throw notFound();
+      const image = await fromProvider(
+        () => marketInfoOf(context, log).coinImage(request.params.id),
+        marketInfoMessages.coinImageUnavailable,
+        log,
+      );
+      if (!image) throw notFound();
+      return reply
+        .header("content-type", image.type)
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "public, max-age=86400")
+        .header("content-disposition", "inline")
+        .send(image.bytes);
+    },
+  );
+}
+
 export async function marketInfoRoutes(app: FastifyInstance, context: AppContext) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const log = app.log.child({ module: "market-info" });
-  const marketInfo = createMarketInfo({ config: context.config, clock: context.clock, log });
+  const marketInfo = marketInfoOf(context, log);
+  const providers = marketInfoProvidersOf(context.config);
 
   routes.get(
     "/blockchain-stats",
@@ -103,14 +180,17 @@ export async function marketInfoRoutes(app: FastifyInstance, context: AppContext
         response: { 200: apiSuccessSchema(cryptoNewsPageSchema), ...failureResponses },
       },
     },
-    async (request) => ({
-      status: "success" as const,
-      data: await fromProvider(
-        () => marketInfo.cryptoNews(request.query.page),
-        marketInfoMessages.cryptoNewsUnavailable,
-        log,
-      ),
-    }),
+    async (request) => {
+      requireProvider(providers.crypto_news, marketInfoMessages.cryptoNewsNotConfigured);
+      return {
+        status: "success" as const,
+        data: await fromProvider(
+          () => marketInfo.cryptoNews(request.query.page),
+          marketInfoMessages.cryptoNewsUnavailable,
+          log,
+        ),
+      };
+    },
   );
 
   routes.get(
@@ -125,13 +205,16 @@ export async function marketInfoRoutes(app: FastifyInstance, context: AppContext
         response: { 200: apiSuccessSchema(cryptoMarketDataSchema), ...failureResponses },
       },
     },
-    async (request) => ({
-      status: "success" as const,
-      data: await fromProvider(
-        () => marketInfo.cryptoMarket(request.query.limit),
-        marketInfoMessages.cryptoMarketUnavailable,
-        log,
-      ),
-    }),
+    async (request) => {
+      requireProvider(providers.crypto_market, marketInfoMessages.cryptoMarketNotConfigured);
+      return {
+        status: "success" as const,
+        data: await fromProvider(
+          () => marketInfo.cryptoMarket(request.query.limit),
+          marketInfoMessages.cryptoMarketUnavailable,
+          log,
+        ),
+      };
+    },
   );
 }

@@ -52,6 +52,42 @@ export async function getProviderJson(
   }
 }
 
+/** A provider's reply as bytes, with its status and declared content type. */
+export interface ProviderBytes {
+  status: number;
+  content_type: string;
+  bytes: Buffer;
+}
+
+/**
+ * GET a provider's binary reply (a coin's logo) with the same deadline and no redirects,
+ * refusing one over `bytes_max`. Any transport failure becomes a ProviderError; the status
+ * is the caller's to judge.
+ */
+export async function getProviderBytes(
+  provider: string,
+  url: URL,
+  options: { timeout_ms: number; bytes_max: number },
+): Promise<ProviderBytes> {
+  const signal = AbortSignal.timeout(options.timeout_ms);
+  try {
+    const response = await fetch(url, { signal, redirect: "error" });
+    const bytes = await readBoundedBytes(response, options.bytes_max);
+    return {
+      status: response.status,
+      content_type: (response.headers.get("content-type") ?? "")
+        .split(";")[0]!
+        .trim()
+        .toLowerCase(),
+      bytes,
+    };
+  } catch (error) {
+    throw new ProviderError(`${provider}: ${describeFailure(error, options.timeout_ms)}`, {
+      cause: error,
+    });
+  }
+}
+
 function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof Error) {
     if (error.name === "TimeoutError" || error.name === "AbortError") {
@@ -63,13 +99,19 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   return String(error);
 }
 
-async function readBounded(response: Response, bytesMax: number): Promise<string> {
+/** The reply's body as text, refusing one over `bytesMax` (declared or streamed). */
+export async function readBounded(response: Response, bytesMax: number): Promise<string> {
+  return (await readBoundedBytes(response, bytesMax)).toString("utf8");
+}
+
+/** The reply's body, refusing one over `bytesMax` (declared or streamed). */
+async function readBoundedBytes(response: Response, bytesMax: number): Promise<Buffer> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > bytesMax) {
     await response.body?.cancel();
     throw new Error(`reply of ${declared} bytes is over ${bytesMax}`);
   }
-  if (!response.body) return "";
+  if (!response.body) return Buffer.alloc(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -83,5 +125,5 @@ async function readBounded(response: Response, bytesMax: number): Promise<string
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

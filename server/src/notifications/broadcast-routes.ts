@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
 import { failureResponses, sendReply } from "../http/replies.ts";
 import { bearerSecurity } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
 import { broadcastNotification } from "./broadcast.ts";
@@ -20,6 +20,7 @@ export async function broadcastRoutes(staff: FastifyInstance, context: AppContex
   routes.post(
     "/notifications",
     {
+      config: leastStaffRole.admin,
       schema: {
         tags: staffTags,
         summary:

@@ -12,6 +12,8 @@ export const tick_interval_ms_min = 250;
 const record_interval_ms = 1_000;
 const prune_interval_ms = 60_000;
 const lock_retry_ms = 2_000;
+/** How often the ingesting process looks for assets whose feed went quiet. */
+const halt_watch_ms = 500;
 /** Ticks waiting to be written; past this the oldest are dropped (and counted). */
 const record_buffer_max = 50_000;
 
@@ -40,6 +42,10 @@ export function startMarketData(options: {
   clock: Clock;
   log: FastifyBaseLogger;
   feeds: Feed[];
+  /** The entry limit of an asset: a feed quieter than this inside its hours is halted. */
+  staleAfterMs?: (symbol: string) => number;
+  /** Whether the asset is inside its trading hours (a quiet feed outside them is no halt). */
+  inHours?: (symbol: string, atMs: number) => boolean;
 }): MarketData {
   const { database, bus, clock, log } = options;
   const store = new PriceStore();
@@ -49,7 +55,8 @@ export function startMarketData(options: {
   let recordDropped = 0;
   let flushing: Promise<void> = Promise.resolve();
 
-  // Every process keeps its price store from the bus, the leader's own ticks included.
+  // Every process keeps its price store from the bus; the process ingesting a feed records
+  // its own ticks directly (publish below), so its prices never depend on the bus.
   const unsubscribe = bus.subscribe((event) => {
     if (event.type === "tick") store.record(event.tick);
   });
@@ -59,6 +66,8 @@ export function startMarketData(options: {
     { lastAt: number; pending: Tick | null; timer: NodeJS.Timeout | null }
   >();
   function publish(tick: Tick) {
+    store.record(tick);
+    if (openHalts.has(tick.symbol)) endHalt(tick);
     bus.publish({ type: "tick", tick });
     buffer.push(tick);
     if (buffer.length > record_buffer_max) {
@@ -95,6 +104,61 @@ export function startMarketData(options: {
       Math.max(0, tick_interval_ms_min - (tick.at - state.lastAt)),
     );
   }
+
+  // Feed halts (migration 010): the process ingesting a feed notices when one of its assets
+  // has been quiet longer than its entry limit inside its trading hours, opens a halt, and
+  // ends it at the next live tick. Public: the market status page lists them.
+  const openHalts = new Set<string>();
+  const ingestStartedAtMs = new Map<FeedSource, number>();
+  async function loadOpenHalts(feed: Feed) {
+    const result = await database.query<{ symbol: string }>(
+      "SELECT symbol FROM feed_halts WHERE ended_at IS NULL AND symbol = ANY($1::text[])",
+      [feed.symbols],
+    );
+    for (const row of result.rows) openHalts.add(row.symbol);
+  }
+  function startHalt(symbol: string, source: FeedSource, sinceMs: number) {
+    openHalts.add(symbol);
+    log.warn(
+      { symbol, source, since: new Date(sinceMs).toISOString() },
+      "feed halted: no live price",
+    );
+    database
+      .query(
+        `INSERT INTO feed_halts (symbol, source, started_at) VALUES ($1, $2, $3)
+         ON CONFLICT (symbol) WHERE ended_at IS NULL DO NOTHING`,
+        [symbol, source, new Date(sinceMs)],
+      )
+      .catch((error: unknown) => log.warn({ err: error, symbol }, "could not record a feed halt"));
+  }
+  function endHalt(tick: Tick) {
+    openHalts.delete(tick.symbol);
+    log.info({ symbol: tick.symbol, source: tick.source }, "feed live again");
+    database
+      .query(
+        `UPDATE feed_halts SET ended_at = GREATEST(started_at, $2)
+         WHERE symbol = $1 AND ended_at IS NULL`,
+        [tick.symbol, new Date(tick.at)],
+      )
+      .catch((error: unknown) =>
+        log.warn({ err: error, symbol: tick.symbol }, "could not end a feed halt"),
+      );
+  }
+  const haltWatch = setInterval(() => {
+    const { staleAfterMs, inHours } = options;
+    if (!staleAfterMs) return;
+    const nowMs = clock.now().getTime();
+    for (const feed of options.feeds) {
+      const startedAtMs = ingestStartedAtMs.get(feed.source);
+      if (startedAtMs === undefined) continue;
+      for (const symbol of feed.symbols) {
+        if (openHalts.has(symbol) || (inHours && !inHours(symbol, nowMs))) continue;
+        const sinceMs = store.last(symbol)?.at ?? startedAtMs;
+        if (nowMs - sinceMs > staleAfterMs(symbol)) startHalt(symbol, feed.source, sinceMs);
+      }
+    }
+  }, halt_watch_ms);
+  haltWatch.unref();
 
   function flush(): Promise<void> {
     flushing = flushing.then(async () => {
@@ -140,6 +204,10 @@ export function startMarketData(options: {
       abort.signal.addEventListener("abort", stopFeed);
       void lock.lost.then(stopFeed);
       ingestingSources.add(feed.source);
+      await loadOpenHalts(feed).catch((error: unknown) =>
+        log.warn({ err: error, source: feed.source }, "could not read open feed halts"),
+      );
+      ingestStartedAtMs.set(feed.source, clock.now().getTime());
       log.info({ source: feed.source, symbols: feed.symbols.length }, "ingesting feed");
       try {
         for await (const tick of feed.ticks(feedAbort.signal)) offer(tick);
@@ -147,6 +215,7 @@ export function startMarketData(options: {
         log.error({ err: error, source: feed.source }, "feed failed");
       } finally {
         ingestingSources.delete(feed.source);
+        ingestStartedAtMs.delete(feed.source);
         abort.signal.removeEventListener("abort", stopFeed);
         await lock.release();
       }
@@ -165,6 +234,7 @@ export function startMarketData(options: {
       abort.abort();
       clearInterval(recordTimer);
       clearInterval(pruneTimer);
+      clearInterval(haltWatch);
       for (const state of throttle.values()) if (state.timer) clearTimeout(state.timer);
       await Promise.all(running);
       unsubscribe();

@@ -1,12 +1,10 @@
 import type { FeedSource, Tick } from "../feeds/tick.ts";
 
-/** A price older than this means the market is closed (or the feed is down) for the asset. */
-export const stale_price_ms = 10_000;
-
 /**
  * The last hour and more of the platform's ticks per symbol, in memory: the price a trade
  * is placed at, the price in force at its expiry while the process is live, and the ticks
- * around them for the audit. Every process keeps one, fed from the event bus.
+ * around them for the audit. Every process keeps one: the process ingesting a feed records
+ * its ticks directly, the others from the event bus.
  *
  * Each symbol has a ring of fixed capacity (typed arrays, no per-tick objects), so memory is
  * bounded whatever the feed does: 40 symbols × 20,000 ticks × 16 bytes ≈ 13 MB.
@@ -54,14 +52,17 @@ class TickRing {
 export class PriceStore {
   readonly #rings = new Map<string, TickRing>();
 
-  /** Records a tick; a tick older than the symbol's newest is ignored (out of order). */
+  /**
+   * Records a tick; one not newer than the symbol's newest is ignored (out of order, or the
+   * bus bringing back a tick the ingesting process already recorded itself).
+   */
   record(tick: Tick): boolean {
     let ring = this.#rings.get(tick.symbol);
     if (!ring) {
       ring = new TickRing();
       this.#rings.set(tick.symbol, ring);
     }
-    if (ring.count > 0 && tick.at < ring.times[ring.index(ring.count - 1)]!) return false;
+    if (ring.count > 0 && tick.at <= ring.times[ring.index(ring.count - 1)]!) return false;
     ring.push(tick.at, tick.price, tick.source);
     return true;
   }
@@ -82,6 +83,16 @@ export class PriceStore {
     if (!ring || ring.count === 0) return undefined;
     const position = ring.firstAfter(atMs) - 1;
     if (position < 0) return undefined;
+    const index = ring.index(position);
+    return { symbol, price: ring.prices[index]!, at: ring.times[index]!, source: ring.source };
+  }
+
+  /** The first tick after `atMs`, or undefined when memory holds none (yet). */
+  firstAfter(symbol: string, atMs: number): Tick | undefined {
+    const ring = this.#rings.get(symbol);
+    if (!ring) return undefined;
+    const position = ring.firstAfter(atMs);
+    if (position >= ring.count) return undefined;
     const index = ring.index(position);
     return { symbol, price: ring.prices[index]!, at: ring.times[index]!, source: ring.source };
   }

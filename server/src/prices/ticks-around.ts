@@ -42,7 +42,8 @@ export function auditSecondOf(atMs: number): number {
 /**
  * The ticks around every instant of the second starting at `secondMs`: those within
  * `audit_window_ms` of its start or its end. From memory when it reaches back to the
- * window's start; otherwise the recorded history fills in what memory no longer (or not
+ * window's start and may be trusted (`includeRecorded` false: memory showed the feed live);
+ * otherwise the recorded history fills in what memory no longer (or not
  * yet, after a restart) holds, and memory adds what the recorder has not written yet.
  */
 export async function auditWindowTicks(
@@ -50,11 +51,12 @@ export async function auditWindowTicks(
   queryable: Queryable,
   symbol: string,
   secondMs: number,
+  options: { includeRecorded?: boolean } = {},
 ): Promise<Tick[]> {
   const from = secondMs - audit_window_ms;
   const to = secondMs + audit_window_second_ms + audit_window_ms;
   const remembered = store.between(symbol, from, to, audit_window_ticks_max);
-  if (store.covers(symbol, from)) return remembered;
+  if (store.covers(symbol, from) && !options.includeRecorded) return remembered;
   const recorded = await ticksBetweenFromDatabase(
     queryable,
     symbol,

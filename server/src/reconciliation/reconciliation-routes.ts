@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
 import { failureResponses } from "../http/replies.ts";
 import { bearerSecurity } from "../http/route-kit.ts";
-import { staffTags } from "../http/staff-scope.ts";
+import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { ledgerReport } from "./reconciliation.ts";
 
 /** Staff run the ledger check (in the staff scope, under /admin); `npm run ledger:check` is the same report. */
@@ -15,6 +15,7 @@ export async function reconciliationRoutes(staff: FastifyInstance, context: AppC
   routes.get(
     "/ledger/check",
     {
+      config: leastStaffRole.support,
       schema: {
         tags: staffTags,
         summary:

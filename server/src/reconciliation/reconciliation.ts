@@ -8,9 +8,10 @@ import { checkLedger, DEFAULT_CURRENCY } from "../ledger/ledger.ts";
  * invariants (checkLedger), then the funding tables checked against the ledger:
  *
  * - withdrawals:held equals the sum of pending withdrawals;
- * - payouts:sent equals the sum of paid withdrawals;
+ * - payouts:sent equals the sum of paid withdrawals less their fees;
+ * - fees:collected equals the fees of confirmed deposits and paid withdrawals;
  * - deposits:clearing equals minus the sum of confirmed deposits;
- * - every confirmed deposit has exactly one `deposit` entry of its amount, every withdrawal
+ * - every confirmed deposit has exactly one `deposit` entry crediting amount − fee, every withdrawal
  *   one hold, and every resolved one exactly one release or payout.
  *
  * and a summary: balances by account kind, held withdrawals, confirmed deposits, paid
@@ -41,6 +42,12 @@ export async function ledgerReport(queryable: Queryable, at: Date): Promise<Ledg
      SELECT 'paid', COUNT(*)::bigint, COALESCE(SUM(amount_cents), 0)::bigint
        FROM withdrawals WHERE status = 'paid' AND currency = $1
      UNION ALL
+     SELECT 'paid_fees', COUNT(*)::bigint, COALESCE(SUM(fee_cents), 0)::bigint
+       FROM withdrawals WHERE status = 'paid' AND currency = $1
+     UNION ALL
+     SELECT 'confirmed_fees', COUNT(*)::bigint, COALESCE(SUM(fee_cents), 0)::bigint
+       FROM deposits WHERE status = 'confirmed' AND currency = $1
+     UNION ALL
      SELECT 'confirmed', COUNT(*)::bigint, COALESCE(SUM(amount_cents), 0)::bigint
        FROM deposits WHERE status = 'confirmed' AND currency = $1`,
     [currency],
@@ -60,7 +67,16 @@ export async function ledgerReport(queryable: Queryable, at: Date): Promise<Ledg
     balanceOf.get("withdrawals:held") ?? 0,
     held.total,
   );
-  compare("payouts:sent vs paid withdrawals", balanceOf.get("payouts:sent") ?? 0, paid.total);
+  compare(
+    "payouts:sent vs paid withdrawals less fees",
+    balanceOf.get("payouts:sent") ?? 0,
+    paid.total - sum("paid_fees").total,
+  );
+  compare(
+    "fees:collected vs fees of confirmed deposits and paid withdrawals",
+    balanceOf.get("fees:collected") ?? 0,
+    sum("confirmed_fees").total + sum("paid_fees").total,
+  );
   compare(
     "deposits:clearing vs confirmed deposits",
     -(balanceOf.get("deposits:clearing") ?? 0),
@@ -82,7 +98,7 @@ export async function ledgerReport(queryable: Queryable, at: Date): Promise<Ledg
     `SELECT d.id FROM deposits d
      JOIN postings p ON p.entry_id = d.journal_entry_id
      JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = d.user_id AND a.code = 'real'
-     WHERE p.amount_cents <> d.amount_cents`,
+     WHERE p.amount_cents <> d.amount_cents - d.fee_cents`,
   );
   for (const row of depositAmounts.rows) {
     violations.push(`deposit ${row.id}: credited amount differs from the deposit`);

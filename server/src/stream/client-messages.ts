@@ -1,5 +1,5 @@
 import { findAsset } from "@tp/domain/catalogue";
-import { findSession } from "../auth/sessions.ts";
+import { findSession, type SessionLifetimes } from "../auth/sessions.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/database.ts";
 import type { ClientWriter } from "./client-writer.ts";
@@ -16,6 +16,7 @@ export async function handleClientMessage(
   hub: {
     database: Database;
     clock: Clock;
+    sessionLifetimes: SessionLifetimes;
     registry: SubscriptionRegistry;
     writer: ClientWriter;
   },
@@ -42,7 +43,7 @@ export async function handleClientMessage(
       return;
     case "auth": {
       const token = typeof message.token === "string" ? message.token : "";
-      const session = await findSession(database, token, clock.now());
+      const session = await findSession(database, token, clock.now(), hub.sessionLifetimes);
       if (!session) {
         sendJson(client, { type: "error", message: "Invalid or expired token" });
         return;
@@ -51,6 +52,7 @@ export async function handleClientMessage(
       if (client.userId !== null) registry.unindexUser(client.userId, client);
       client.userId = session.userId;
       client.token = token;
+      client.sessionId = session.sessionId;
       registry.indexUser(session.userId, client);
       sendJson(client, { type: "auth", status: "ok" });
       return;

@@ -12,6 +12,8 @@ export interface Client {
   raw: Writable;
   userId: number | null;
   token: string | null;
+  /** The session the socket signed in with: its revocation closes the socket. */
+  sessionId: number | null;
   subscriptions: Map<string, Subscription>;
   /** Frames queued in this event-loop turn, written in one call when it ends. */
   out: Buffer[];
@@ -59,6 +61,7 @@ export function newClient(socket: WebSocket, raw: Writable): Client {
     raw,
     userId: null,
     token: null,
+    sessionId: null,
     subscriptions: new Map(),
     out: [],
     outBytes: 0,

@@ -1,7 +1,8 @@
 import type { Writable } from "node:stream";
+import type { MarketState } from "@tp/domain/market-state";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
-import { findSession } from "../auth/sessions.ts";
+import { findSession, type SessionLifetimes } from "../auth/sessions.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/database.ts";
 import type { EventBus, PlatformEvent } from "../events/event-bus.ts";
@@ -12,6 +13,17 @@ import { client_queued_messages_max, heartbeat_interval_ms } from "./stream-limi
 import { createSubscriptionRegistry } from "./subscription-registry.ts";
 import { textFrame } from "./text-frame.ts";
 import { createTickFanOut } from "./tick-fan-out.ts";
+
+/** How often each asset's state is compared with the last one sent. */
+export const market_state_watch_ms = 500;
+
+/** `{ type: "market_state" }`: an asset opened, closed or halted (domain/src/market-state.ts). */
+export interface MarketStateMessage {
+  type: "market_state";
+  symbol: string;
+  state: MarketState;
+  next_open_at: string | null;
+}
 
 export interface StreamHub {
   accept(socket: WebSocket): void;
@@ -34,8 +46,11 @@ export function startStreamHub(options: {
   clock: Clock;
   bus: EventBus;
   log: FastifyBaseLogger;
+  sessionLifetimes: SessionLifetimes;
+  /** Every asset's state on this process now (prices/market-status.ts), watched for changes. */
+  marketStates?: () => MarketStateMessage[];
 }): StreamHub {
-  const { database, clock, bus, log } = options;
+  const { database, clock, bus, log, sessionLifetimes } = options;
   const counters: StreamCounters = {
     ticksSent: 0,
     ticksHeld: 0,
@@ -74,8 +89,54 @@ export function startStreamHub(options: {
       });
     } else if (event.type === "notification_count") {
       deliverToUser(event.userId, { type: "notification_count", unread_count: event.unread_count });
+    } else if (event.type === "sessions_revoked") {
+      closeRevokedSessions(event.userId, event.sessionIds);
     }
   });
+
+  // A revoked session loses its sockets now, on every process (the event comes through the
+  // bus), rather than at the next heartbeat's session check.
+  function closeRevokedSessions(userId: number, sessionIds: number[]) {
+    const targets = byUser.get(userId);
+    if (!targets) return;
+    const revoked = new Set(sessionIds);
+    for (const client of [...targets]) {
+      if (client.sessionId === null || !revoked.has(client.sessionId)) continue;
+      // No private event reaches it from now on, even before the close handshake ends.
+      registry.unindexUser(userId, client);
+      client.userId = null;
+      client.token = null;
+      client.sessionId = null;
+      client.socket.close(4401, "session ended");
+    }
+  }
+
+  function broadcast(message: unknown) {
+    const frame = textFrame(JSON.stringify(message));
+    for (const client of clients) {
+      if (client.socket.readyState === ws_open) writer.queueFrame(client, frame);
+    }
+  }
+
+  // After this process lost the bus, its sockets missed events (trades, balances, ticks):
+  // each is told to read again what it shows (issue 11, item 5).
+  const unsubscribeConnection = bus.onConnection((state) => {
+    if (state === "up") broadcast({ type: "refetch" });
+  });
+
+  // Each asset's state (open, closed, halted) is pushed when it changes on this process.
+  const lastStates = new Map<string, string>();
+  const stateWatch = setInterval(() => {
+    if (!options.marketStates) return;
+    for (const message of options.marketStates()) {
+      const key = `${message.state}@${message.next_open_at}`;
+      if (lastStates.get(message.symbol) === key) continue;
+      const known = lastStates.has(message.symbol);
+      lastStates.set(message.symbol, key);
+      if (known) broadcast(message);
+    }
+  }, market_state_watch_ms);
+  stateWatch.unref();
 
   const heartbeat = setInterval(() => {
     const now = clock.now();
@@ -89,7 +150,7 @@ export function startStreamHub(options: {
       // A signed-in socket lives only as long as its session: a revoked token loses it.
       if (client.token) {
         const token = client.token;
-        findSession(database, token, now)
+        findSession(database, token, now, sessionLifetimes)
           .then((session) => {
             if (!session && client.token === token) client.socket.close(4401, "session ended");
           })
@@ -99,7 +160,7 @@ export function startStreamHub(options: {
   }, heartbeat_interval_ms);
   heartbeat.unref();
 
-  const messages = { database, clock, registry, writer };
+  const messages = { database, clock, sessionLifetimes, registry, writer };
 
   return {
     accept(socket) {
@@ -139,6 +200,8 @@ export function startStreamHub(options: {
     stop() {
       ticks.stop();
       clearInterval(heartbeat);
+      clearInterval(stateWatch);
+      unsubscribeConnection();
       unsubscribeBus();
       for (const client of clients) client.socket.close(1001, "server shutting down");
     },

@@ -48,7 +48,8 @@ export async function startTestPlatform(
     env?: Record<string, string>;
     webDistDir?: string;
     clock?: ManualClock;
-    feeds?: Feed[];
+    /** The feeds to ingest: none by default; "from-config" runs FEED_SOURCES' real ones. */
+    feeds?: Feed[] | "from-config";
   } = {},
 ): Promise<TestPlatform> {
   const temporary = mkdtempSync(path.join(tmpdir(), "tp-test-"));
@@ -80,6 +81,8 @@ export async function startTestPlatform(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     // Suites register many users from one address; the rate-limit tests set it back to 1.
     RATE_LIMIT_FACTOR: "0",
+    // No simulated past unless a suite asks for it: a start stays fast.
+    PRICE_HISTORY_HOURS: "0",
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });

@@ -5,7 +5,7 @@ import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
-import { stale_price_ms } from "../prices/price-store.ts";
+import { marketStatusOf } from "../prices/market-status.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
 
 export interface PlaceTradeReply {
@@ -42,7 +42,9 @@ export async function placeTrade(
 
   const now = clock.now();
   const tick = marketData.store.last(asset.symbol);
-  if (!tick || now.getTime() - tick.at > stale_price_ms) {
+  // Outside its hours, or its feed not shown live on this process (a stale tick, or the
+  // event bus lost): no trade on a price that may be frozen (issue 11, item 5).
+  if (!tick || marketStatusOf(context, asset, now.getTime()).state !== "open") {
     throw new AppError("MARKET_CLOSED", tradeMessages.marketClosed);
   }
   // Decided here, applied by the database only once the money is known to be there, so a
@@ -131,5 +133,6 @@ const unsettled = {
   settled_at: null,
   settlement_lag_ms: null,
   settlement_note: null,
+  refund_reason: null,
   audit_ticks: null,
 } as const;

@@ -5,7 +5,7 @@ import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
 import { DEFAULT_CURRENCY, house_shards, houseAccountCode } from "../ledger/ledger.ts";
-import { tickInForceFromDatabase } from "../prices/price-history.ts";
+import { firstTickAfterFromDatabase, tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { type AuditTick, auditSecondOf, auditWindowTicks } from "../prices/ticks-around.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
@@ -35,6 +35,8 @@ interface SettlementDependencies {
   store: PriceStore;
   bus: EventBus;
   log: FastifyBaseLogger;
+  /** The entry limit of an asset (prices/market-status.ts): how old the price in force may be. */
+  staleAfterMs(symbol: string): number;
 }
 
 /**
@@ -143,6 +145,9 @@ interface Decided {
   exit: Tick | null;
   creditCents: number;
   note: string | null;
+  refundReason: RefundReason | null;
+  /** Memory could not show the feed live across the expiry: the audit reads the history too. */
+  fromDatabase: boolean;
 }
 
 /**
@@ -166,7 +171,7 @@ async function settleBatch(
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0, skipped: 0 };
 
     // Many trades of a batch share an asset and an expiry instant: look each price up once.
-    const exitCache = new Map<string, Tick | null | "wait">();
+    const exitCache = new Map<string, ExitDecision>();
     const decided: Decided[] = [];
     let skipped = 0;
     for (const trade of due.rows) {
@@ -174,24 +179,47 @@ async function settleBatch(
       const cacheKey = `${trade.asset}@${expiresAtMs}`;
       let exit = exitCache.get(cacheKey);
       if (exit === undefined) {
-        exit = await exitTick(transaction, store, trade, claimedAt.getTime());
+        exit = await exitDecision(
+          transaction,
+          store,
+          trade,
+          claimedAt.getTime(),
+          dependencies.staleAfterMs(trade.asset),
+        );
         exitCache.set(cacheKey, exit);
       }
-      if (exit === "wait") {
+      if (exit.kind === "wait") {
         skipped += 1;
         continue;
       }
-      let note: string | null = null;
-      let outcome: "won" | "lost" | "tie" = "tie";
-      if (exit) {
-        outcome = tradeOutcome(trade.direction, trade.entry_price, exit.price);
-      } else {
-        // No price at all for the expiry instant: nobody can say who won, so the stake goes back.
-        note = "No price was recorded for the expiry instant; the stake was refunded.";
-        log.warn({ tradeId: trade.id, asset: trade.asset }, "no exit price: trade refunded");
+      if (exit.kind === "refund") {
+        // Nobody can say who won: the stake goes back, by the published rule.
+        log.warn(
+          { tradeId: trade.id, asset: trade.asset, reason: exit.reason },
+          "trade refunded: no live price across its expiry",
+        );
+        decided.push({
+          trade,
+          outcome: "tie",
+          exit: null,
+          creditCents: trade.stake_cents,
+          note: refundNotes[exit.reason],
+          refundReason: exit.reason,
+          fromDatabase: true,
+        });
+        continue;
       }
+      const outcome = tradeOutcome(trade.direction, trade.entry_price, exit.tick.price);
       const creditCents = settlementCreditCents(outcome, trade.stake_cents, trade.payout_percent);
-      decided.push({ trade, outcome, exit, creditCents, note });
+      decided.push({
+        trade,
+        outcome,
+        exit: exit.tick,
+        creditCents,
+        note: null,
+        refundReason: null,
+        fromDatabase: exit.fromDatabase,
+      });
     }
     if (decided.length === 0)
       return { settled: [] as TradeRow[], claimed: due.rows.length, skipped };
@@ -221,6 +249,7 @@ async function settleBatch(
           credit_cents: item.creditCents,
           lag_ms: lagsMs[index],
           note: item.note,
+          refund_reason: item.refundReason,
           house_code: houseAccountCode(item.trade.is_practice, item.trade.user_id),
         })),
       ),
@@ -246,6 +275,7 @@ async function settleBatch(
         settled_at: settledAt,
         settlement_lag_ms: lagsMs[index]!,
         settlement_note: item.note,
+        refund_reason: item.refundReason,
       };
     });
     return { settled, claimed: due.rows.length, skipped, balances: balances.rows, windows };
@@ -296,40 +326,113 @@ function storedWindowSizes(): StoredWindowSizes {
 
 /** The audit windows (migration 006) of every second a batch's trades entered or expired in. */
 async function auditWindows(transaction: Queryable, store: PriceStore, decided: Decided[]) {
-  const keys = new Map<string, { symbol: string; secondMs: number }>();
-  for (const { trade } of decided) {
+  const keys = new Map<string, { symbol: string; secondMs: number; fromDatabase: boolean }>();
+  for (const { trade, fromDatabase } of decided) {
     for (const atMs of [trade.entry_at.getTime(), trade.expires_at.getTime()]) {
       const secondMs = auditSecondOf(atMs);
-      keys.set(`${trade.asset}@${secondMs}`, { symbol: trade.asset, secondMs });
+      const key = `${trade.asset}@${secondMs}`;
+      const known = keys.get(key);
+      keys.set(key, {
+        symbol: trade.asset,
+        secondMs,
+        fromDatabase: fromDatabase || (known?.fromDatabase ?? false),
+      });
     }
   }
   const windows: AuditWindow[] = [];
-  for (const { symbol, secondMs } of keys.values()) {
-    const ticks = await auditWindowTicks(store, transaction, symbol, secondMs);
+  for (const { symbol, secondMs, fromDatabase } of keys.values()) {
+    const ticks = await auditWindowTicks(store, transaction, symbol, secondMs, {
+      includeRecorded: fromDatabase,
+    });
     windows.push({ symbol, secondMs, ticks: ticks.map(({ price, at }) => ({ price, at })) });
   }
   return windows;
 }
 
+type RefundReason = "no_price" | "feed_down";
+
+/** The published rule's sentences, stored on the trade and shown in its audit. */
+export const refundNotes: Record<RefundReason, string> = {
+  no_price: "No price was recorded for the expiry instant; the stake was refunded.",
+  feed_down:
+    "The price feed was not live across the expiry instant (no recorded price shortly before and after it); the stake was refunded.",
+};
+
 /**
- * The tick in force at the trade's expiry: the last at or before it. "wait" while it may
- * not be final yet (no later tick seen and within the grace period); null when there is no
- * price at all.
+ * How long after an expiry the recorded history may still be catching up (the recorder
+ * writes every second): before this, a decision that needs the database waits.
  */
-async function exitTick(
+export const settlement_record_lag_ms = 1_500;
+/**
+ * When nothing at all was recorded after an expiry, settlement waits this long for the
+ * feed (or the recorder) before it refunds by the rule.
+ */
+export const settlement_feed_wait_ms = 15_000;
+
+type ExitDecision =
+  | { kind: "settle"; tick: Tick; fromDatabase: boolean }
+  | { kind: "refund"; reason: RefundReason }
+  | { kind: "wait" };
+
+/**
+ * The exit price of a trade (issue 11, item 5): the last tick at or before its expiry that
+ * the platform recorded live, and only when the feed is shown live across the expiry:
+ * that tick is no older than the asset's entry limit at the expiry, and a tick after the
+ * expiry arrived within `settlement_grace_ms`. Memory decides when it shows that; when it
+ * cannot (this process lost the bus and its prices froze, a restart, a feed that stalled)
+ * the recorded history decides. When the history shows the feed was down across the
+ * expiry, the trade is refunded; a price that may be frozen never settles a trade.
+ */
+async function exitDecision(
   transaction: Queryable,
   store: PriceStore,
   trade: TradeRow,
   nowMs: number,
-): Promise<Tick | null | "wait"> {
+  staleAfterMs: number,
+): Promise<ExitDecision> {
   const expiresAtMs = trade.expires_at.getTime();
+  const liveAcross = (inForce: Tick | undefined, after: Tick | undefined) =>
+    inForce !== undefined &&
+    after !== undefined &&
+    expiresAtMs - inForce.at <= staleAfterMs &&
+    after.at - expiresAtMs <= settlement_grace_ms;
+
   if (store.covers(trade.asset, expiresAtMs)) {
-    if (!store.hasTickAfter(trade.asset, expiresAtMs) && nowMs - expiresAtMs < settlement_grace_ms)
-      return "wait";
-    return store.inForceAt(trade.asset, expiresAtMs) ?? null;
+    const inForce = store.inForceAt(trade.asset, expiresAtMs);
+    const after = store.firstAfter(trade.asset, expiresAtMs);
+    if (inForce && liveAcross(inForce, after)) {
+      return { kind: "settle", tick: inForce, fromDatabase: false };
+    }
+    // Not final yet: the next tick may still arrive within the grace.
+    if (after === undefined && nowMs - expiresAtMs < settlement_grace_ms) return { kind: "wait" };
   }
-  // Memory does not reach back (a restart): the recorded history decides.
-  if (nowMs - expiresAtMs < settlement_grace_ms && !store.hasTickAfter(trade.asset, expiresAtMs))
-    return "wait";
-  return (await tickInForceFromDatabase(transaction, trade.asset, trade.expires_at)) ?? null;
+  // Memory cannot show the feed live across the expiry: the recorded history decides, once
+  // the recorder has had time to write what arrived within the grace.
+  if (nowMs - expiresAtMs < settlement_grace_ms + settlement_record_lag_ms) return { kind: "wait" };
+  // What memory holds counts too (the recorder may not have written it yet): the later tick
+  // in force and the earlier tick after, of the two.
+  const inForce = later(
+    await tickInForceFromDatabase(transaction, trade.asset, trade.expires_at),
+    store.inForceAt(trade.asset, expiresAtMs),
+  );
+  const after = earlier(
+    await firstTickAfterFromDatabase(transaction, trade.asset, trade.expires_at),
+    store.firstAfter(trade.asset, expiresAtMs),
+  );
+  if (inForce && liveAcross(inForce, after)) {
+    return { kind: "settle", tick: inForce, fromDatabase: true };
+  }
+  // Nothing recorded after the expiry yet: the feed (or the recorder) may still catch up.
+  if (after === undefined && nowMs - expiresAtMs < settlement_feed_wait_ms) return { kind: "wait" };
+  return { kind: "refund", reason: inForce || after ? "feed_down" : "no_price" };
+}
+
+function later(a: Tick | undefined, b: Tick | undefined): Tick | undefined {
+  if (!a || !b) return a ?? b;
+  return b.at > a.at ? b : a;
+}
+
+function earlier(a: Tick | undefined, b: Tick | undefined): Tick | undefined {
+  if (!a || !b) return a ?? b;
+  return b.at < a.at ? b : a;
 }

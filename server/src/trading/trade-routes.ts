@@ -140,6 +140,7 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
             exit_ticks: frozen ? toView(frozen.exit) : await window(trade.expires_at.getTime()),
             settlement_lag_ms: trade.settlement_lag_ms,
             note: trade.settlement_note,
+            refund_reason: trade.refund_reason,
           },
         },
       };

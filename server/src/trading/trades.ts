@@ -27,6 +27,8 @@ export interface TradeRow {
   settled_at: Date | null;
   settlement_lag_ms: number | null;
   settlement_note: string | null;
+  /** Why a trade was refunded without an exit price (settlement.ts refundNotes). */
+  refund_reason: "no_price" | "feed_down" | null;
   audit_ticks: {
     entry: Array<{ price: number; at: number }>;
     exit: Array<{ price: number; at: number }>;
@@ -140,4 +142,49 @@ export async function storedAuditWindow(
     [symbol, new Date(secondMs)],
   );
   return result.rows[0]?.ticks ?? null;
+}
+
+/** A trade refunded because its asset's feed was down across its expiry: no owner in it. */
+export interface RefundedTradeRow {
+  /** The halt (of the list given) during which the trade expired. */
+  halt_id: number;
+  id: number;
+  direction: "call" | "put";
+  stake_cents: number;
+  is_practice: boolean;
+  expires_at: Date;
+  settlement_note: string | null;
+}
+
+/**
+ * The trades refunded with reason 'feed_down' whose asset is the halt's and whose expiry
+ * fell within it (a halt still running has no end), for each halt given, oldest expiry
+ * first. One query for the whole list; the halts come from the prices module, which owns
+ * them, so this reads only `trades`.
+ */
+export async function refundedTradesDuring(
+  queryable: Queryable,
+  halts: ReadonlyArray<{ id: number; symbol: string; started_at: Date; ended_at: Date | null }>,
+): Promise<Map<number, RefundedTradeRow[]>> {
+  const byHalt = new Map<number, RefundedTradeRow[]>(halts.map((halt) => [halt.id, []]));
+  if (halts.length === 0) return byHalt;
+  const result = await queryable.query<RefundedTradeRow>(
+    `SELECT h.halt_id, t.id, t.direction, t.stake_cents, t.is_practice, t.expires_at,
+            t.settlement_note
+     FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::timestamptz[])
+            AS h (halt_id, symbol, started_at, ended_at)
+     JOIN trades t ON t.asset = h.symbol
+                  AND t.refund_reason = 'feed_down'
+                  AND t.expires_at >= h.started_at
+                  AND (h.ended_at IS NULL OR t.expires_at <= h.ended_at)
+     ORDER BY h.halt_id, t.expires_at, t.id`,
+    [
+      halts.map((halt) => halt.id),
+      halts.map((halt) => halt.symbol),
+      halts.map((halt) => halt.started_at.toISOString()),
+      halts.map((halt) => halt.ended_at?.toISOString() ?? null),
+    ],
+  );
+  for (const row of result.rows) byHalt.get(row.halt_id)?.push(row);
+  return byHalt;
 }

@@ -17,6 +17,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { ConfigError } from "../config.ts";
 import type { Queryable } from "../db/database.ts";
 import { AppError } from "../http/errors.ts";
+import { refuseUnsafeFormFields } from "../http/input-guard.ts";
+import { isImage, reencodeImage } from "./image-reencode.ts";
 
 /**
  * Uploaded files (receipts, identity documents) on local disk under DATA_DIR/uploads.
@@ -25,7 +27,8 @@ import { AppError } from "../http/errors.ts";
  *   SHA-256 taken; nothing is buffered whole in memory. Busboy stops it past
  *   `upload_bytes_max` (→ 413).
  * - Its type is decided by its first bytes (domain/src/funding-files.ts), never by the name
- *   or the Content-Type the client claims.
+ *   or the Content-Type the client claims. An image is then decoded and encoded again
+ *   (image-reencode.ts), so only the image is kept: no trailing ZIP or HTML, no EXIF.
  * - Kept files get a name the server makes (`<32 hex>.<ext of the detected type>`); the
  *   client's file name is stored as text only, so "../../etc/passwd" or "x.html\r\n" is
  *   harmless. The folder is never served statically: files leave only through
@@ -186,7 +189,14 @@ export async function receiveMultipart(
         sha256: hash.digest("hex"),
         originalName: sanitizeOriginalName(part.filename),
       };
+      if (file.contentType && isImage(file.contentType)) {
+        // Only the image is kept (image-reencode.ts). One that does not decode is not an
+        // image of an accepted type: the form refuses it as it refuses any other type.
+        const reencoded = await reencodeImage(tempPath, file.contentType);
+        file = reencoded ? { ...file, ...reencoded } : { ...file, contentType: null };
+      }
     }
+    refuseUnsafeFormFields(fields);
   } catch (error) {
     await discard();
     if (error instanceof AppError) throw error;

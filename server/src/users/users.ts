@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { Role, UserView } from "@tp/domain/api";
+import type { Role, StaffRole, UserView } from "@tp/domain/api";
 import { dollarsFromCents } from "@tp/domain/money";
 import type { Queryable } from "../db/database.ts";
 import {
@@ -51,7 +51,6 @@ export interface NewTrader {
   phone_number: string;
   country: string;
   referral_code: string | null;
-  role?: Role;
 }
 
 const username_attempts_max = 8;
@@ -86,9 +85,48 @@ export async function createTrader(
   practiceBalanceCents: number,
   at: Date,
 ): Promise<UserRow | null> {
-  const referrer = trader.referral_code
+  const user = await insertUser(transaction, { ...trader, role: "trader" }, at);
+  if (!user) return null;
+  const accounts = await openTraderAccounts(transaction, user.id);
+  if (practiceBalanceCents > 0) {
+    await postEntry(transaction, {
+      kind: "practice_topup",
+      reference: `user:${user.id}:registration`,
+      at,
+      postings: [
+        {
+          accountId: await systemAccountId(transaction, "house:practice"),
+          amountCents: -practiceBalanceCents,
+        },
+        { accountId: accounts.practice, amountCents: practiceBalanceCents },
+      ],
+    });
+  }
+  return user;
+}
+
+/**
+ * Creates a staff account (issue 12 item 8: staff are not traders): no ledger accounts, so
+ * it holds no real or practice balance and nothing can be credited to it. Returns null when
+ * the e-mail is taken.
+ */
+export async function createStaffUser(
+  transaction: Queryable,
+  staff: Omit<NewTrader, "role" | "referral_code"> & { role: StaffRole },
+  at: Date,
+): Promise<UserRow | null> {
+  return insertUser(transaction, { ...staff, referral_code: null }, at);
+}
+
+/** One users row; null when the e-mail is taken (a generated username or code is retried). */
+async function insertUser(
+  transaction: Queryable,
+  user: NewTrader & { role: Role },
+  at: Date,
+): Promise<UserRow | null> {
+  const referrer = user.referral_code
     ? await transaction.query<{ id: number }>("SELECT id FROM users WHERE referral_code = $1", [
-        trader.referral_code.toUpperCase(),
+        user.referral_code.toUpperCase(),
       ])
     : null;
   const referredBy = referrer?.rows[0]?.id ?? null;
@@ -101,40 +139,23 @@ export async function createTrader(
        ON CONFLICT DO NOTHING
        RETURNING *`,
       [
-        trader.email,
-        newUsername(trader.first_name),
-        trader.passwordHash,
-        trader.role ?? "trader",
-        trader.first_name,
-        trader.last_name,
-        trader.phone_number,
-        trader.country,
+        user.email,
+        newUsername(user.first_name),
+        user.passwordHash,
+        user.role,
+        user.first_name,
+        user.last_name,
+        user.phone_number,
+        user.country,
         newReferralCode(),
         referredBy,
         at,
       ],
     );
-    const user = inserted.rows[0];
-    if (user) {
-      const accounts = await openTraderAccounts(transaction, user.id);
-      if (practiceBalanceCents > 0) {
-        await postEntry(transaction, {
-          kind: "practice_topup",
-          reference: `user:${user.id}:registration`,
-          at,
-          postings: [
-            {
-              accountId: await systemAccountId(transaction, "house:practice"),
-              amountCents: -practiceBalanceCents,
-            },
-            { accountId: accounts.practice, amountCents: practiceBalanceCents },
-          ],
-        });
-      }
-      return user;
-    }
+    const row = inserted.rows[0];
+    if (row) return row;
     // The conflict was the e-mail (taken) or, rarely, a generated username or code: retry those.
-    if (await findUserByEmail(transaction, trader.email)) return null;
+    if (await findUserByEmail(transaction, user.email)) return null;
   }
   throw new Error("could not generate a unique username and referral code");
 }
@@ -230,7 +251,7 @@ export async function markIdentityVerified(
   );
 }
 
-/** Whether any staff account exists (the first admin is made on a start that finds none). */
+/** Whether any admin exists (the first admin is made on a start that finds none). */
 export async function anyAdminExists(queryable: Queryable): Promise<boolean> {
   const result = await queryable.query("SELECT 1 FROM users WHERE role = 'admin' LIMIT 1");
   return result.rowCount > 0;

@@ -4,27 +4,51 @@ import fastifyStatic from "@fastify/static";
 import type { ApiFailure } from "@tp/domain/api";
 import { serverMessages } from "@tp/domain/messages";
 import { API_BASE_PATH } from "@tp/domain/paths";
+import type { SiteContent } from "@tp/domain/site-content";
 import type { FastifyInstance } from "fastify";
+import { prepareAppShell } from "./app-shell.ts";
+import { registerRobotsAndSitemap } from "./robots-and-sitemap.ts";
 
 /**
  * Serves the built web app from WEB_DIST_DIR: hashed assets cached for a year, everything
  * else revalidated, and any non-API GET that matches no file answered with the app shell
  * (the SPA fallback), so deep links like /user/security load the app. Unknown /api paths
- * get a JSON 404 instead.
+ * get a JSON 404 instead. Each file goes out as the .br or .gz copy the build wrote beside
+ * it when the browser accepts that encoding (web/build/precompress-plugin.ts); the shell
+ * carries the site content (app-shell.ts); robots.txt and the sitemap are made here from
+ * PUBLIC_URL.
  */
-export async function serveWebApp(app: FastifyInstance, webDistDir: string) {
+export async function serveWebApp(
+  app: FastifyInstance,
+  {
+    webDistDir,
+    publicUrl,
+    siteContent,
+  }: { webDistDir: string; publicUrl: string; siteContent: SiteContent },
+) {
+  registerRobotsAndSitemap(app, publicUrl);
   const shellExists = existsSync(path.join(webDistDir, "index.html"));
+  const shell = shellExists
+    ? await prepareAppShell(path.join(webDistDir, "index.html"), siteContent)
+    : null;
   if (shellExists) {
     await app.register(fastifyStatic, {
       root: webDistDir,
       wildcard: false,
       index: false,
-      setHeaders(reply, filePath) {
+      preCompressed: true,
+      // The cache rule is ours (setHeaders); left on, send's own "max-age=0" replaces it on
+      // the precompressed copies.
+      cacheControl: false,
+      setHeaders(response, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        reply.header(
+        response.setHeader(
           "cache-control",
           immutable ? "public, max-age=31536000, immutable" : "no-cache",
         );
+        // The same URL answers brotli, gzip or plain bytes by Accept-Encoding, so caches must
+        // key on it (@fastify/static 9 does not say so itself).
+        response.setHeader("vary", "accept-encoding");
       },
     });
   }
@@ -43,12 +67,12 @@ export async function serveWebApp(app: FastifyInstance, webDistDir: string) {
       };
       return reply.status(404).send(body);
     }
-    if (!shellExists) {
+    if (!shell) {
       return reply
         .status(503)
         .type("text/plain; charset=utf-8")
         .send("The web app is not built yet: run `npm run build` (npm start does this for you).");
     }
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    return shell.send(request, reply);
   });
 }

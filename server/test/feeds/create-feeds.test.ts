@@ -11,6 +11,10 @@ import {
 } from "../../src/feeds/feed-config.ts";
 import type { ObservableFeed } from "../../src/feeds/feed-stats.ts";
 import type { FeedSource } from "../../src/feeds/tick.ts";
+import { BinanceHistory } from "../../src/prices/binance-history.ts";
+import { FinnhubHistory } from "../../src/prices/finnhub-history.ts";
+import { createProviderHistorySources } from "../../src/prices/history-sources.ts";
+import { FakeProviders } from "../support/fake-providers.ts";
 import { captureLog } from "./support/capture-log.ts";
 import { waitFor } from "./support/collect.ts";
 import { FakeProvider } from "./support/fake-provider.ts";
@@ -43,6 +47,8 @@ describe("feed settings", () => {
     expect(parsed).toMatchObject({
       BINANCE_WS_URL: "wss://stream.binance.com:9443",
       FINNHUB_WS_URL: "wss://ws.finnhub.io",
+      BINANCE_REST_URL: "https://api.binance.com",
+      FINNHUB_REST_URL: "https://finnhub.io",
       SIMULATED_FEED_SEED: 1,
       SIMULATED_TICK_INTERVAL_MS: 250,
     });
@@ -77,6 +83,8 @@ describe("feed settings", () => {
     [{ FEED_SOURCES: "stocks=finnhub" }, "FEED_API_KEY", /required when FEED_SOURCES uses finnhub/],
     [{ BINANCE_WS_URL: "https://stream.binance.com" }, "BINANCE_WS_URL", /ws:\/\/ or wss:\/\//],
     [{ FINNHUB_WS_URL: "wss://" }, "FINNHUB_WS_URL", /ws:\/\/ or wss:\/\//],
+    [{ BINANCE_REST_URL: "wss://api.binance.com" }, "BINANCE_REST_URL", /http:\/\/ or https:/],
+    [{ FINNHUB_REST_URL: "finnhub.io" }, "FINNHUB_REST_URL", /http:\/\/ or https:/],
     [{ SIMULATED_FEED_SEED: "lucky" }, "SIMULATED_FEED_SEED", /whole number/],
     [{ SIMULATED_TICK_INTERVAL_MS: "10" }, "SIMULATED_TICK_INTERVAL_MS", /at least 50 ms/],
     [{ SIMULATED_TICK_INTERVAL_MS: "fast" }, "SIMULATED_TICK_INTERVAL_MS", /number of milli/],
@@ -169,5 +177,57 @@ describe("createFeeds", () => {
         .map((asset) => `OANDA:${asset.symbol.slice(0, 3)}_${asset.symbol.slice(3)}`)
         .sort(),
     );
+  });
+});
+
+describe("createProviderHistorySources", () => {
+  const log = captureLog();
+
+  it("has no provider history while everything is simulated (the simulator makes its own)", () => {
+    expect(createProviderHistorySources(settings({}), systemClock, log.logger)).toEqual([]);
+  });
+
+  it("makes one history source per real source, over the same symbols as its live feed", () => {
+    const configured = settings({
+      FEED_SOURCES: "crypto=binance,all=finnhub,EURUSD=simulated",
+      FEED_API_KEY: "key",
+    });
+    const sources = createProviderHistorySources(configured, systemClock, log.logger);
+    const feeds = createFeeds(configured, systemClock, log.logger);
+    expect(sources.map((source) => source.source)).toEqual(["binance", "finnhub"]);
+    expect(sources[0]).toBeInstanceOf(BinanceHistory);
+    expect(sources[1]).toBeInstanceOf(FinnhubHistory);
+    for (const source of sources) {
+      expect(source.symbols).toEqual(feeds.find((feed) => feed.source === source.source)!.symbols);
+    }
+    expect(sources[1]!.symbols).not.toContain("EURUSD");
+  });
+
+  it("asks the configured REST hosts", async () => {
+    const fake = await FakeProviders.start();
+    try {
+      fake.on("/api/v3/klines", { kind: "json", body: [] });
+      fake.on("/api/v1/forex/candle", { kind: "json", body: { s: "no_data" } });
+      const sources = createProviderHistorySources(
+        settings({
+          FEED_SOURCES: "crypto=binance,forex=finnhub",
+          FEED_API_KEY: "key",
+          BINANCE_REST_URL: fake.url("/"),
+          FINNHUB_REST_URL: fake.url(""),
+        }),
+        systemClock,
+        log.logger,
+      );
+      const signal = new AbortController().signal;
+      const nowMs = Date.now();
+      await sources[0]!.minuteCandles("BTCUSDT", nowMs - 120_000, nowMs, signal);
+      await sources[1]!.minuteCandles("EURUSD", nowMs - 120_000, nowMs, signal);
+      expect(fake.requests.map((request) => request.path)).toEqual([
+        "/api/v3/klines",
+        "/api/v1/forex/candle",
+      ]);
+    } finally {
+      await fake.close();
+    }
   });
 });

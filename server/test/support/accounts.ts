@@ -1,3 +1,7 @@
+import type { StaffRole } from "@tp/domain/api";
+import { createStaff } from "../../src/admin/first-admin.ts";
+import { hashPassword } from "../../src/auth/passwords.ts";
+import { signInWithSecondFactor } from "../../src/testing/second-factor-sign-in.ts";
 import { linkIn } from "../../src/testing/smtp-capture.ts";
 import type { TestPlatform } from "../../src/testing/test-platform.ts";
 import { httpClient, newTrader } from "./http.ts";
@@ -33,4 +37,42 @@ export async function emailedLink(platform: TestPlatform, to: string, subject: R
     token: url.searchParams.get("token") ?? "",
     email: url.searchParams.get("email") ?? "",
   };
+}
+
+/** The password of every staff account `signedInStaff` makes. */
+export const staff_password = "StaffSecret1";
+
+/**
+ * Signs a member of staff in and returns the session token. Every staff sign-in of the
+ * server tests goes through here, so a change to how staff sign in (a second factor, an
+ * enrolment step) is made once.
+ */
+export async function signInStaff(platform: TestPlatform, email: string, password: string) {
+  // Staff enrol in TOTP at their first sign-in and give a code at every later one.
+  return (await signInWithSecondFactor(platform, email, password)).token;
+}
+
+let staff_serial = 0;
+
+/**
+ * A new member of staff with `role`, made as `npm run admin -- create <email> --role <role>`
+ * makes one (the same server function, on the platform's database), then signed in.
+ */
+export async function signedInStaff(platform: TestPlatform, role: StaffRole) {
+  staff_serial += 1;
+  const email = `${role}-${staff_serial}-${Date.now()}@example.test`;
+  const passwordHash = await hashPassword(staff_password);
+  const created = await platform.database.transaction((transaction) =>
+    createStaff(
+      transaction,
+      email,
+      passwordHash,
+      role,
+      { userId: null, label: "test", ip: null },
+      platform.clock.now(),
+    ),
+  );
+  if (created.kind !== "created") throw new Error(`staff ${email} not created`);
+  const token = await signInStaff(platform, email, staff_password);
+  return { id: created.user.id, email, password: staff_password, token };
 }

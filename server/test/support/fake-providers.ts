@@ -4,10 +4,18 @@ import type { AddressInfo, Socket } from "node:net";
 
 /** What the fake answers on one path. */
 export type FakeBehaviour =
-  /** A JSON body (a fixture or any value) with this status (default 200). */
-  | { kind: "json"; body: unknown; status?: number }
+  /** A JSON body (a fixture or any value) with this status (default 200) and headers. */
+  | { kind: "json"; body: unknown; status?: number; headers?: Record<string, string> }
   /** Raw text, for replies that are not JSON at all. */
-  | { kind: "text"; body: string; status?: number; contentType?: string }
+  | {
+      kind: "text";
+      body: string;
+      status?: number;
+      contentType?: string;
+      headers?: Record<string, string>;
+    }
+  /** Binary content (an image), sent byte for byte. */
+  | { kind: "bytes"; body: Uint8Array; status?: number; contentType: string }
   /** Accept the request and never answer (the client's timeout must fire). */
   | { kind: "hang" }
   /** Cut the connection without an answer. */
@@ -110,13 +118,21 @@ export class FakeProviders {
       : { kind: "text", status: 404, body: "not found" };
     switch (behaviour.kind) {
       case "json":
-        response.writeHead(behaviour.status ?? 200, { "content-type": "application/json" });
+        response.writeHead(behaviour.status ?? 200, {
+          ...behaviour.headers,
+          "content-type": "application/json",
+        });
         response.end(JSON.stringify(behaviour.body));
         return;
       case "text":
         response.writeHead(behaviour.status ?? 200, {
+          ...behaviour.headers,
           "content-type": behaviour.contentType ?? "text/plain",
         });
+        response.end(behaviour.body);
+        return;
+      case "bytes":
+        response.writeHead(behaviour.status ?? 200, { "content-type": behaviour.contentType });
         response.end(behaviour.body);
         return;
       case "hang":

@@ -1,6 +1,6 @@
 import type { ManualClock } from "../../src/clock.ts";
 import { startTestPlatform, type TestPlatform } from "../../src/testing/test-platform.ts";
-import { emailedLink, signedInTrader } from "./accounts.ts";
+import { emailedLink, signedInStaff, signedInTrader, signInStaff } from "./accounts.ts";
 import { type HttpReply, httpClient } from "./http.ts";
 
 /** The first admin of every funding test platform (made on start from these). */
@@ -17,14 +17,49 @@ export function startFundingPlatform(
   });
 }
 
+/** Signs anyone in, through the second factor when the account has one (staff always do). */
 export async function signIn(platform: TestPlatform, email: string, password: string) {
-  const reply = await httpClient(platform.baseUrl).post("/api/v1/login", { email, password });
-  if (reply.status !== 200) throw new Error(`login failed: ${reply.text}`);
-  return reply.body.data.token as string;
+  return signInStaff(platform, email, password);
 }
 
 export function staffToken(platform: TestPlatform) {
-  return signIn(platform, staff.email, staff.password);
+  return signInStaff(platform, staff.email, staff.password);
+}
+
+/**
+ * The second pair of eyes of a platform: an admin (so also a reviewer) other than the first
+ * admin, made once per platform. Four eyes need two different people to approve a large
+ * deposit or withdrawal and to confirm a payment-method change.
+ */
+const second_staff = new WeakMap<TestPlatform, Promise<{ id: number; token: string }>>();
+export function secondStaff(platform: TestPlatform) {
+  let made = second_staff.get(platform);
+  if (!made) {
+    made = signedInStaff(platform, "admin");
+    second_staff.set(platform, made);
+  }
+  return made;
+}
+
+/**
+ * A payment-method change as the back office makes one: proposed by `adminToken`'s admin and
+ * confirmed by a second admin. Returns the confirm reply (the method after the change).
+ */
+export async function changePaymentMethod(
+  platform: TestPlatform,
+  adminToken: string,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<HttpReply> {
+  const http = httpClient(platform.baseUrl);
+  const proposed = await http.put(`/api/v1/admin/payment-methods/${id}`, body, adminToken);
+  if (proposed.status !== 202) return proposed;
+  const second = await secondStaff(platform);
+  return http.post(
+    `/api/v1/admin/payment-method-changes/${proposed.body.data.change.id}/confirm`,
+    undefined,
+    second.token,
+  );
 }
 
 /** Follows the e-mailed verification link, as the trader would. */
@@ -39,7 +74,6 @@ export async function verifyEmail(platform: TestPlatform, email: string) {
 
 /** A wallet address, bank and money-transfer details for the methods tests use. */
 export async function configurePaymentMethods(platform: TestPlatform, adminToken: string) {
-  const http = httpClient(platform.baseUrl);
   const changes: Array<[string, Record<string, unknown>]> = [
     [
       "bitcoin",
@@ -63,32 +97,56 @@ export async function configurePaymentMethods(platform: TestPlatform, adminToken
     ["western-union", { additional_details: { location: "London", receiver: "Platform Ltd" } }],
   ];
   for (const [id, body] of changes) {
-    const reply = await http.put(`/api/v1/admin/payment-methods/${id}`, body, adminToken);
+    const reply = await changePaymentMethod(platform, adminToken, id, body);
     if (reply.status !== 200) throw new Error(`configure ${id} failed: ${reply.text}`);
   }
 }
 
 // Files, by their first bytes -------------------------------------------------------------
 
-/** `size` bytes that start like a JPEG (the rest is filler: only the head decides the type). */
-export function jpegBytes(size = 64): Uint8Array {
-  const bytes = new Uint8Array(size).fill(0x41);
-  bytes.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]);
+// Real 4×4 images (made with sharp): uploads are decoded and encoded again, so a file that
+// only starts like an image is refused. `size` pads one with filler after its end (decoders
+// stop at the end; re-encoding drops the filler), for the size-limit tests.
+const real_png = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQImWM4IScHRwzEcQCxYxBB16puEAAAAABJRU5ErkJggg==",
+  "base64",
+);
+const real_jpeg = Buffer.from(
+  "/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAEAAQDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAb/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABgf/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCAAHlhf//Z",
+  "base64",
+);
+const real_webp = Buffer.from(
+  "UklGRjoAAABXRUJQVlA4IC4AAACwAQCdASoEAAQAAUAmJaACdLoABDAAAP7x3I/4DdfFtMv/vYL/3YL/3YL/WwAA",
+  "base64",
+);
+
+function padded(image: Buffer, size: number | undefined, filler: number): Uint8Array {
+  const bytes = new Uint8Array(Math.max(size ?? image.length, image.length)).fill(filler);
+  bytes.set(image);
   return bytes;
 }
-export function pngBytes(size = 64): Uint8Array {
-  const bytes = new Uint8Array(size).fill(0x00);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return bytes;
+
+/** A real JPEG, padded to `size` bytes when given. */
+export function jpegBytes(size?: number): Uint8Array {
+  return padded(real_jpeg, size, 0x41);
+}
+/** A real PNG, padded to `size` bytes when given. */
+export function pngBytes(size?: number): Uint8Array {
+  return padded(real_png, size, 0x00);
 }
 export function pdfBytes(size = 64): Uint8Array {
   const bytes = new Uint8Array(size).fill(0x20);
   bytes.set(new TextEncoder().encode("%PDF-1.7\n"));
   return bytes;
 }
-export function webpBytes(size = 64): Uint8Array {
+/** A real WebP. */
+export function webpBytes(): Uint8Array {
+  return new Uint8Array(real_webp);
+}
+/** Starts like a PNG but is not one (the signature, then filler): refused as not an image. */
+export function fakePngBytes(size = 64): Uint8Array {
   const bytes = new Uint8Array(size).fill(0x00);
-  bytes.set(new TextEncoder().encode("RIFF\x00\x00\x00\x00WEBPVP8 "));
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return bytes;
 }
 export const htmlBytes = () =>
@@ -137,6 +195,24 @@ export async function postForm(
   return { status: response.status, headers: response.headers, body, text };
 }
 
+/**
+ * Opens the withdrawal's e-mailed confirmation link as the trader would (issue 12): the
+ * message naming `reference` (its transaction hash), then POST /withdrawals/confirm.
+ */
+export async function confirmWithdrawalByEmail(
+  platform: TestPlatform,
+  email: string,
+  reference: string,
+) {
+  const subject = new RegExp(`^Confirm your withdrawal ${reference} `);
+  const link = await emailedLink(platform, email, subject);
+  const reply = await httpClient(platform.baseUrl).post("/api/v1/withdrawals/confirm", {
+    token: link.token,
+  });
+  if (reply.status !== 200) throw new Error(`confirming ${reference} failed: ${reply.text}`);
+  return reply;
+}
+
 /** A signed-in trader whose e-mail is verified. */
 export async function verifiedTrader(platform: TestPlatform) {
   const trader = await signedInTrader(platform);
@@ -167,12 +243,22 @@ export async function depositApproved(
     traderToken,
   );
   if (receipt.status !== 200) throw new Error(`receipt failed: ${receipt.text}`);
-  const approved = await http.post(
+  let approved = await http.post(
     `/api/v1/admin/deposits/${deposit_id}/approve`,
     undefined,
     adminToken,
   );
-  if (approved.status !== 200) throw new Error(`approve failed: ${approved.text}`);
+  if (approved.status === 200 && approved.body.data.deposit.status === "under_review") {
+    // Above the four-eyes threshold: a second, different reviewer completes it.
+    approved = await http.post(
+      `/api/v1/admin/deposits/${deposit_id}/approve`,
+      undefined,
+      (await secondStaff(platform)).token,
+    );
+  }
+  if (approved.status !== 200 || approved.body.data.deposit.status !== "confirmed") {
+    throw new Error(`approve failed: ${approved.text}`);
+  }
   return deposit_id as number;
 }
 

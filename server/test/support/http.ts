@@ -55,8 +55,9 @@ export function newTrader(overrides: Record<string, unknown> = {}) {
     first_name: "Ada",
     last_name: "Lovelace",
     email,
-    password: "Secret123",
-    password_confirmation: "Secret123",
+    // Not "Secret123": that one is in the common-password list the server refuses.
+    password: "Lovelace1843",
+    password_confirmation: "Lovelace1843",
     country: "United Kingdom",
     phone_number: "+44 20 7946 0958",
     referral_code: "",

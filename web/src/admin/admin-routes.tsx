@@ -1,16 +1,7 @@
-import { Navigate, type RouteObject } from "react-router";
+import type { RouteObject } from "react-router";
+import { lazyPage } from "../components/lazy-page.tsx";
 import { paths } from "../paths.ts";
 import { NotFoundPage } from "../shell/not-found-page.tsx";
-import { AdminShell } from "./admin-shell.tsx";
-import { AuditLogPage } from "./pages/audit-log-page.tsx";
-import { DepositsPage } from "./pages/deposits-page.tsx";
-import { AdminNotificationsPage } from "./pages/notifications-page.tsx";
-import { PaymentMethodsPage } from "./pages/payment-methods-page.tsx";
-import { ReconciliationPage } from "./pages/reconciliation-page.tsx";
-import { UserDetailPage } from "./pages/user-detail-page.tsx";
-import { UsersPage } from "./pages/users-page.tsx";
-import { VerificationsPage } from "./pages/verifications-page.tsx";
-import { WithdrawalsPage } from "./pages/withdrawals-page.tsx";
 import { RequireAdmin } from "./require-admin.tsx";
 
 /** /admin and its sections (PRODUCT.md D7), mounted by the app's route table. */
@@ -19,18 +10,88 @@ export const adminRoute: RouteObject = {
   element: <RequireAdmin />,
   children: [
     {
-      element: <AdminShell />,
+      lazy: lazyPage(
+        () => import("./admin-shell.tsx"),
+        (m) => <m.AdminShell />,
+      ),
       children: [
-        { index: true, element: <Navigate to={paths.admin.deposits} replace /> },
-        { path: paths.admin.deposits, element: <DepositsPage /> },
-        { path: paths.admin.withdrawals, element: <WithdrawalsPage /> },
-        { path: paths.admin.verifications, element: <VerificationsPage /> },
-        { path: paths.admin.users, element: <UsersPage /> },
-        { path: paths.admin.user, element: <UserDetailPage /> },
-        { path: paths.admin.paymentMethods, element: <PaymentMethodsPage /> },
-        { path: paths.admin.auditLog, element: <AuditLogPage /> },
-        { path: paths.admin.reconciliation, element: <ReconciliationPage /> },
-        { path: paths.admin.notifications, element: <AdminNotificationsPage /> },
+        {
+          index: true,
+          lazy: lazyPage(
+            () => import("./pages/setup-page.tsx"),
+            (m) => <m.SetupPage />,
+          ),
+        },
+        {
+          path: paths.admin.deposits,
+          lazy: lazyPage(
+            () => import("./pages/deposits-page.tsx"),
+            (m) => <m.DepositsPage />,
+          ),
+        },
+        {
+          path: paths.admin.withdrawals,
+          lazy: lazyPage(
+            () => import("./pages/withdrawals-page.tsx"),
+            (m) => <m.WithdrawalsPage />,
+          ),
+        },
+        {
+          path: paths.admin.verifications,
+          lazy: lazyPage(
+            () => import("./pages/verifications-page.tsx"),
+            (m) => <m.VerificationsPage />,
+          ),
+        },
+        {
+          path: paths.admin.users,
+          lazy: lazyPage(
+            () => import("./pages/users-page.tsx"),
+            (m) => <m.UsersPage />,
+          ),
+        },
+        {
+          path: paths.admin.user,
+          lazy: lazyPage(
+            () => import("./pages/user-detail-page.tsx"),
+            (m) => <m.UserDetailPage />,
+          ),
+        },
+        {
+          path: paths.admin.paymentMethods,
+          lazy: lazyPage(
+            () => import("./pages/payment-methods-page.tsx"),
+            (m) => <m.PaymentMethodsPage />,
+          ),
+        },
+        {
+          path: paths.admin.auditLog,
+          lazy: lazyPage(
+            () => import("./pages/audit-log-page.tsx"),
+            (m) => <m.AuditLogPage />,
+          ),
+        },
+        {
+          path: paths.admin.reconciliation,
+          lazy: lazyPage(
+            () => import("./pages/reconciliation-page.tsx"),
+            (m) => <m.ReconciliationPage />,
+          ),
+        },
+        {
+          path: paths.admin.notifications,
+          lazy: lazyPage(
+            () => import("./pages/notifications-page.tsx"),
+            (m) => <m.AdminNotificationsPage />,
+          ),
+        },
+        {
+          path: paths.admin.feeds,
+          lazy: lazyPage(
+            () => import("./pages/feeds-page.tsx"),
+            (m) => <m.FeedsPage />,
+          ),
+        },
         { path: "*", element: <NotFoundPage /> },
       ],
     },

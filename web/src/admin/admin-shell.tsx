@@ -1,13 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
+import { roleAtLeast, type StaffRole } from "@tp/domain/api";
 import type { ReactNode } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 import { ApiError } from "../api/client.ts";
 import { useAuth } from "../auth/auth-context.ts";
 import { useSignOut } from "../auth/use-sign-out.ts";
+import { app_name } from "../brand.ts";
 import { Button } from "../components/button.tsx";
 import {
   BellIcon,
+  BlocksIcon,
   ChartIcon,
+  CheckCircleIcon,
   DocumentIcon,
   HistoryIcon,
   LogoutIcon,
@@ -27,9 +31,16 @@ interface NavItem {
   label: string;
   icon: ReactNode;
   queue?: QueueKind;
+  /** The least role that may use the section (support reads every other one). */
+  least?: StaffRole;
 }
 
 const navItems: readonly NavItem[] = [
+  {
+    to: paths.admin.root,
+    label: "Setup",
+    icon: <CheckCircleIcon className="size-4.5" />,
+  },
   {
     to: paths.admin.deposits,
     label: "Deposits",
@@ -58,6 +69,7 @@ const navItems: readonly NavItem[] = [
     to: paths.admin.notifications,
     label: "Notifications",
     icon: <BellIcon className="size-4.5" />,
+    least: "admin",
   },
   { to: paths.admin.auditLog, label: "Audit log", icon: <DocumentIcon className="size-4.5" /> },
   {
@@ -65,6 +77,7 @@ const navItems: readonly NavItem[] = [
     label: "Reconciliation",
     icon: <ChartIcon className="size-4.5" />,
   },
+  { to: paths.admin.feeds, label: "Price feeds", icon: <BlocksIcon className="size-4.5" /> },
 ];
 
 /** How many items wait in a queue, as a badge; nothing while unknown or zero. */
@@ -92,7 +105,8 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 /**
  * The back office's frame (PRODUCT.md D7): a slim top bar and the sections beside the page
  * on a desktop, or in a scrolling strip above it on a phone. Queue sections show how many
- * items wait for a decision.
+ * items wait for a decision. Sections a role cannot use are not shown; staff are not
+ * traders, so there is no way from here into the trading pages.
  */
 export function AdminShell() {
   const { user } = useAuth();
@@ -106,7 +120,11 @@ export function AdminShell() {
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-40 bg-navy-950 shadow-md">
         <div className="flex h-14 items-center gap-3 px-4 lg:px-6">
-          <Link to={paths.admin.root} aria-label="Back office home" className="shrink-0 rounded">
+          <Link
+            to={paths.admin.root}
+            aria-label={`${app_name} back office`}
+            className="shrink-0 rounded"
+          >
             <Logo />
           </Link>
           <span className="hidden rounded-md bg-amber-400/15 px-2 py-0.5 text-xs font-bold uppercase tracking-wide text-amber-300 sm:inline">
@@ -116,12 +134,6 @@ export function AdminShell() {
             <span className="mr-2 hidden max-w-56 truncate text-sm text-navy-200 md:inline">
               {user?.email}
             </span>
-            <Link
-              to={paths.user.dashboard}
-              className="hidden rounded-lg px-2 py-1.5 text-sm font-medium text-navy-100 hover:bg-white/10 hover:text-white sm:inline"
-            >
-              Trader view
-            </Link>
             <ThemeToggle className="inline-flex size-9 items-center justify-center rounded-lg text-navy-100 hover:bg-white/10 hover:text-white" />
             <Button
               variant="outline-light"
@@ -142,13 +154,20 @@ export function AdminShell() {
             aria-label="Back office sections"
             className="flex gap-1 overflow-x-auto px-3 py-2 lg:sticky lg:top-14 lg:flex-col lg:overflow-x-visible lg:py-4"
           >
-            {navItems.map((item) => (
-              <NavLink key={item.to} to={item.to} className={navLinkClass}>
-                {item.icon}
-                {item.label}
-                {item.queue ? <WaitingBadge queue={item.queue} /> : null}
-              </NavLink>
-            ))}
+            {navItems
+              .filter((item) => !item.least || (user && roleAtLeast(user.role, item.least)))
+              .map((item) => (
+                <NavLink
+                  key={item.to}
+                  to={item.to}
+                  end={item.to === paths.admin.root}
+                  className={navLinkClass}
+                >
+                  {item.icon}
+                  {item.label}
+                  {item.queue ? <WaitingBadge queue={item.queue} /> : null}
+                </NavLink>
+              ))}
           </nav>
         </aside>
         <main id="main" className="min-w-0 flex-1 px-4 py-6 lg:px-8">

@@ -1,3 +1,4 @@
+import { isStaffRole } from "@tp/domain/roles";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { useAuth } from "../auth/auth-context.ts";
 import { LoadingScreen } from "../components/loading-screen.tsx";
@@ -18,7 +19,8 @@ export function HiddenAdminPage() {
 }
 
 /**
- * Guards /admin/*: GET /user says the session's role. Staff get the back office; a signed-in
+ * Guards /admin/*: GET /user says the session's role. Staff (support, reviewer, admin) get
+ * the back office, each page hiding what the role cannot do (use-staff-role.ts); a signed-in
  * trader gets the 404 page; a visitor is sent to sign in like any other signed-in page.
  * (The server answers 403 to every admin call of a trader whatever this shows.)
  */
@@ -30,6 +32,6 @@ export function RequireAdmin() {
     const state = signedOutByChoice ? null : { from: location.pathname };
     return <Navigate to={paths.signIn} replace state={state} />;
   }
-  if (user.role !== "admin") return <HiddenAdminPage />;
+  if (!isStaffRole(user.role)) return <HiddenAdminPage />;
   return <Outlet />;
 }

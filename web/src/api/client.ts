@@ -3,6 +3,11 @@ import { type ErrorCode, errorCodes } from "@tp/domain/error-codes";
 import { API_BASE_PATH } from "@tp/domain/paths";
 import type { FieldErrors } from "@tp/domain/validation";
 import { readStorage, storageKeys } from "../storage.ts";
+import {
+  reportRequestAnswered,
+  reportRequestFailed,
+  resetRequestHealth,
+} from "./request-health.ts";
 
 /** A request that has not answered by then is abandoned, so no button spins forever. */
 export const request_timeout_ms = 30_000;
@@ -28,6 +33,7 @@ export function configureApiClient(next: Partial<ApiClientConfig>): void {
 
 export function resetApiClient(): void {
   config = defaultConfig;
+  resetRequestHealth();
 }
 
 type UnauthorizedHandler = () => void;
@@ -171,6 +177,38 @@ export async function apiRequest<T = undefined>(
   path: string,
   options: RequestOptions = {},
 ): Promise<ApiSuccess<T>> {
+  try {
+    return await sendRequest<T>(path, options);
+  } catch (error) {
+    // Step-up (issue 12): the shared "Confirm it is you" dialog, then the same call once more.
+    if (
+      error instanceof ApiError &&
+      error.code === "STEP_UP_REQUIRED" &&
+      stepUpHandler !== null &&
+      (await stepUpHandler())
+    ) {
+      return sendRequest<T>(path, options);
+    }
+    throw error;
+  }
+}
+
+type StepUpHandler = () => Promise<boolean>;
+let stepUpHandler: StepUpHandler | null = null;
+
+/**
+ * Called when a call answers STEP_UP_REQUIRED: resolves true once the user confirmed it is
+ * them (POST /step-up succeeded), false when they gave up; the call is then retried once.
+ * One dialog (auth/step-up-dialog.tsx) registers it for every caller. Returns the unsubscribe.
+ */
+export function onStepUpRequired(handler: StepUpHandler): () => void {
+  stepUpHandler = handler;
+  return () => {
+    if (stepUpHandler === handler) stepUpHandler = null;
+  };
+}
+
+async function sendRequest<T>(path: string, options: RequestOptions): Promise<ApiSuccess<T>> {
   const token = readStorage(storageKeys.token);
   const hasBody = options.body !== undefined;
   // A FormData body goes as multipart/form-data: the browser writes the header (with its
@@ -191,14 +229,27 @@ export async function apiRequest<T = undefined>(
       signal: timeout.signal,
     });
     payload = await readJson(response);
+  } catch (error) {
+    // No answer: the network or the server is down, or it timed out. A caller's own
+    // cancel (a query no longer needed) says nothing about the API.
+    if (!options.signal?.aborted) reportRequestFailed(path, "unreachable");
+    throw error;
   } finally {
     timeout.done();
   }
-  if (response.ok && isRecord(payload) && payload.status === "success") {
-    return payload as unknown as ApiSuccess<T>;
+  const failure =
+    response.ok && isRecord(payload) && payload.status === "success"
+      ? null
+      : failureFrom(response.status, payload);
+  // A 5xx is our API failing, unless it relays a third-party provider's (market info).
+  if (response.status >= 500 && failure?.code !== "PROVIDER_UNAVAILABLE") {
+    reportRequestFailed(path, "server_error", response.status);
+  } else {
+    reportRequestAnswered(path);
   }
+  if (failure === null) return payload as unknown as ApiSuccess<T>;
   if (response.status === 401 && token !== null) unauthorizedHandler?.();
-  throw failureFrom(response.status, payload);
+  throw failure;
 }
 
 /** True when the API answers `path` with a 2xx, whatever the body (the status indicator). */

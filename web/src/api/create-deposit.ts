@@ -5,6 +5,9 @@ export interface CreatedDeposit {
   depositId: number;
   /** The server-made reference the trader puts in the payment memo. */
   transactionHash: string;
+  /** The fee the server fixed on the deposit and what it credits (dollars), when it says. */
+  fee?: number | null;
+  netAmount?: number | null;
 }
 
 /**
@@ -15,15 +18,24 @@ export async function createDeposit(
   request: CreateDepositRequest,
   idempotencyKey: string,
 ): Promise<CreatedDeposit | null> {
-  const reply = await apiRequest<{ deposit_id?: unknown; transaction_hash?: unknown }>(
-    "/deposits",
-    { method: "POST", body: request, headers: { "Idempotency-Key": idempotencyKey } },
-  );
+  const reply = await apiRequest<{
+    deposit_id?: unknown;
+    transaction_hash?: unknown;
+    deposit?: { fee?: unknown; net_amount?: unknown };
+  }>("/deposits", {
+    method: "POST",
+    body: request,
+    headers: { "Idempotency-Key": idempotencyKey },
+  });
   const depositId = reply.data?.deposit_id;
   const transactionHash = reply.data?.transaction_hash;
   if (typeof depositId !== "number" || !Number.isSafeInteger(depositId)) return null;
+  const fee = reply.data?.deposit?.fee;
+  const netAmount = reply.data?.deposit?.net_amount;
   return {
     depositId,
     transactionHash: typeof transactionHash === "string" ? transactionHash : "",
+    fee: typeof fee === "number" ? fee : null,
+    netAmount: typeof netAmount === "number" ? netAmount : null,
   };
 }

@@ -1,4 +1,4 @@
-import type { WalletData } from "@tp/domain/funding";
+import { coinPriceSchema, type WalletData } from "@tp/domain/funding";
 import { apiRequest } from "./client.ts";
 
 /**
@@ -20,5 +20,7 @@ export async function fetchWallet(methodId: string, signal?: AbortSignal): Promi
     instructions: Array.isArray(data.instructions)
       ? data.instructions.filter((line): line is string => typeof line === "string")
       : [],
+    // Only a well-formed live price is used: anything else shows the dollar amount only.
+    coin_price: coinPriceSchema.safeParse(data.coin_price).data ?? null,
   };
 }

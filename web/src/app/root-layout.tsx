@@ -2,6 +2,7 @@ import { Outlet } from "react-router";
 import { AuthProvider } from "../auth/auth-provider.tsx";
 import { SimulatedRealBanner } from "../components/simulated-real-banner.tsx";
 import { Toaster } from "../components/toaster.tsx";
+import { StepUpDialogHost } from "../two-factor/step-up-dialog.tsx";
 import { ScrollToTop } from "./scroll-to-top.tsx";
 
 /** The top route: auth lives inside the router so a 401 can navigate to sign-in. */
@@ -17,6 +18,7 @@ export function RootLayout() {
       <ScrollToTop />
       <SimulatedRealBanner />
       <Outlet />
+      <StepUpDialogHost />
       <Toaster />
     </AuthProvider>
   );

@@ -2,69 +2,145 @@ import { Navigate, type RouteObject } from "react-router";
 import { adminRoute } from "../admin/admin-routes.tsx";
 import { RedirectIfSignedIn } from "../auth/redirect-if-signed-in.tsx";
 import { RequireAuth } from "../auth/require-auth.tsx";
+import { lazyPage } from "../components/lazy-page.tsx";
+import { LoadingScreen } from "../components/loading-screen.tsx";
 import { paths } from "../paths.ts";
-import { AboutPage } from "../routes/about/about-page.tsx";
-import { ForgotPasswordPage } from "../routes/account/forgot-password-page.tsx";
-import { ResetPasswordPage } from "../routes/account/reset-password-page.tsx";
-import { SignInPage } from "../routes/account/sign-in-page.tsx";
-import { SignUpPage } from "../routes/account/sign-up-page.tsx";
-import { VerifyEmailPage } from "../routes/account/verify-email-page.tsx";
-import { WelcomePage } from "../routes/account/welcome-page.tsx";
-import { ContactPage } from "../routes/contact/contact-page.tsx";
-import { DashboardPage } from "../routes/dashboard/dashboard-page.tsx";
-import { FundWalletPage } from "../routes/funding/fund-wallet-page.tsx";
-import { WithdrawFundsPage } from "../routes/funding/withdraw-funds-page.tsx";
-import { HomePage } from "../routes/home/home-page.tsx";
-import { DocumentGalleryPage } from "../routes/legal/document-gallery-page.tsx";
-import { LegalDocumentsPage } from "../routes/legal/legal-documents-page.tsx";
-import { PrivacyPolicyPage } from "../routes/legal/privacy-policy-page.tsx";
-import { TermsOfServicePage } from "../routes/legal/terms-of-service-page.tsx";
-import { BlockchainStatsPage } from "../routes/market-info/blockchain-stats-page.tsx";
-import { CryptoNewsPage } from "../routes/market-info/crypto-news-page.tsx";
-import { NotificationsPage } from "../routes/notifications/notifications-page.tsx";
-import { ReferralsPage } from "../routes/referrals/referrals-page.tsx";
-import { PersonalDataPage } from "../routes/settings/personal-data-page.tsx";
-import { SecurityPage } from "../routes/settings/security-page.tsx";
-import { TradeHistoryPage } from "../routes/statements/trade-history-page.tsx";
-import { TransactionHistoryPage } from "../routes/statements/transaction-history-page.tsx";
 import { NotFoundPage } from "../shell/not-found-page.tsx";
 import { PublicLayout } from "./public-layout.tsx";
 import { RootLayout } from "./root-layout.tsx";
-import { UserShell } from "./user-shell/user-shell.tsx";
 
 /** The route table of SPEC §2; the browser router and the tests' memory router share it. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    // Until the first page's chunk arrives: a screen-high placeholder, so the footer that
+    // follows the page never appears in view and then jumps (no layout shift).
+    hydrateFallbackElement: <LoadingScreen className="min-h-dvh" />,
     children: [
       {
         element: <PublicLayout />,
         children: [
-          { path: paths.home, element: <HomePage /> },
-          { path: paths.about, element: <AboutPage /> },
-          { path: paths.contact, element: <ContactPage /> },
-          { path: paths.privacyPolicy, element: <PrivacyPolicyPage /> },
-          { path: paths.termsOfService, element: <TermsOfServicePage /> },
-          { path: paths.legalDocuments, element: <LegalDocumentsPage /> },
+          {
+            path: paths.home,
+            lazy: lazyPage(
+              () => import("../routes/home/home-page.tsx"),
+              (m) => <m.HomePage />,
+            ),
+          },
+          {
+            path: paths.about,
+            lazy: lazyPage(
+              () => import("../routes/about/about-page.tsx"),
+              (m) => <m.AboutPage />,
+            ),
+          },
+          {
+            path: paths.contact,
+            lazy: lazyPage(
+              () => import("../routes/contact/contact-page.tsx"),
+              (m) => <m.ContactPage />,
+            ),
+          },
+          {
+            path: paths.privacyPolicy,
+            lazy: lazyPage(
+              () => import("../routes/legal/privacy-policy-page.tsx"),
+              (m) => <m.PrivacyPolicyPage />,
+            ),
+          },
+          {
+            path: paths.termsOfService,
+            lazy: lazyPage(
+              () => import("../routes/legal/terms-of-service-page.tsx"),
+              (m) => <m.TermsOfServicePage />,
+            ),
+          },
+          {
+            path: paths.legalDocuments,
+            lazy: lazyPage(
+              () => import("../routes/legal/legal-documents-page.tsx"),
+              (m) => <m.LegalDocumentsPage />,
+            ),
+          },
           {
             path: paths.confirmation,
-            element: <DocumentGalleryPage title="Confirmation statements" gallery="confirmation" />,
+            lazy: lazyPage(
+              () => import("../routes/legal/document-gallery-page.tsx"),
+              (m) => (
+                <m.DocumentGalleryPage title="Confirmation statements" gallery="confirmation" />
+              ),
+            ),
           },
           {
             path: paths.financialStatement,
-            element: (
-              <DocumentGalleryPage title="Financial statements" gallery="financial-statement" />
+            lazy: lazyPage(
+              () => import("../routes/legal/document-gallery-page.tsx"),
+              (m) => (
+                <m.DocumentGalleryPage title="Financial statements" gallery="financial-statement" />
+              ),
             ),
           },
-          { path: paths.welcome, element: <WelcomePage /> },
-          { path: paths.signUp, element: <SignUpPage /> },
+          {
+            path: paths.marketStatus,
+            lazy: lazyPage(
+              () => import("../routes/market-status/market-status-page.tsx"),
+              (m) => <m.MarketStatusPage />,
+            ),
+          },
+          {
+            path: paths.welcome,
+            lazy: lazyPage(
+              () => import("../routes/account/welcome-page.tsx"),
+              (m) => <m.WelcomePage />,
+            ),
+          },
+          {
+            path: paths.signUp,
+            lazy: lazyPage(
+              () => import("../routes/account/sign-up-page.tsx"),
+              (m) => <m.SignUpPage />,
+            ),
+          },
           {
             element: <RedirectIfSignedIn />,
-            children: [{ path: paths.signIn, element: <SignInPage /> }],
+            children: [
+              {
+                path: paths.signIn,
+                lazy: lazyPage(
+                  () => import("../routes/account/sign-in-page.tsx"),
+                  (m) => <m.SignInPage />,
+                ),
+              },
+            ],
           },
-          { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
-          { path: paths.resetPassword, element: <ResetPasswordPage /> },
-          { path: paths.verifyEmail, element: <VerifyEmailPage /> },
+          {
+            path: paths.forgotPassword,
+            lazy: lazyPage(
+              () => import("../routes/account/forgot-password-page.tsx"),
+              (m) => <m.ForgotPasswordPage />,
+            ),
+          },
+          {
+            path: paths.resetPassword,
+            lazy: lazyPage(
+              () => import("../routes/account/reset-password-page.tsx"),
+              (m) => <m.ResetPasswordPage />,
+            ),
+          },
+          {
+            path: paths.verifyEmail,
+            lazy: lazyPage(
+              () => import("../routes/account/verify-email-page.tsx"),
+              (m) => <m.VerifyEmailPage />,
+            ),
+          },
+          {
+            path: paths.confirmWithdrawal,
+            lazy: lazyPage(
+              () => import("../routes/account/confirm-withdrawal-page.tsx"),
+              (m) => <m.ConfirmWithdrawalPage />,
+            ),
+          },
           { path: "*", element: <NotFoundPage /> },
         ],
       },
@@ -73,20 +149,96 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            element: <UserShell />,
+            lazy: lazyPage(
+              () => import("./user-shell/user-shell.tsx"),
+              (m) => <m.UserShell />,
+            ),
             children: [
               { index: true, element: <Navigate to={paths.user.dashboard} replace /> },
-              { path: paths.user.dashboard, element: <DashboardPage /> },
-              { path: paths.user.fundWallet, element: <FundWalletPage /> },
-              { path: paths.user.withdrawFunds, element: <WithdrawFundsPage /> },
-              { path: paths.user.blockchainStats, element: <BlockchainStatsPage /> },
-              { path: paths.user.cryptoNews, element: <CryptoNewsPage /> },
-              { path: paths.user.transactionHistory, element: <TransactionHistoryPage /> },
-              { path: paths.user.tradeHistory, element: <TradeHistoryPage /> },
-              { path: paths.user.personalData, element: <PersonalDataPage /> },
-              { path: paths.user.security, element: <SecurityPage /> },
-              { path: paths.user.referrals, element: <ReferralsPage /> },
-              { path: paths.user.notifications, element: <NotificationsPage /> },
+              {
+                path: paths.user.dashboard,
+                lazy: lazyPage(
+                  () => import("../routes/dashboard/dashboard-page.tsx"),
+                  (m) => <m.DashboardPage />,
+                ),
+              },
+              {
+                path: paths.user.fundWallet,
+                lazy: lazyPage(
+                  () => import("../routes/funding/fund-wallet-page.tsx"),
+                  (m) => <m.FundWalletPage />,
+                ),
+              },
+              {
+                path: paths.user.withdrawFunds,
+                lazy: lazyPage(
+                  () => import("../routes/funding/withdraw-funds-page.tsx"),
+                  (m) => <m.WithdrawFundsPage />,
+                ),
+              },
+              {
+                path: paths.user.blockchainStats,
+                lazy: lazyPage(
+                  () => import("../routes/market-info/blockchain-stats-page.tsx"),
+                  (m) => <m.BlockchainStatsPage />,
+                ),
+              },
+              {
+                path: paths.user.cryptoNews,
+                lazy: lazyPage(
+                  () => import("../routes/market-info/crypto-news-page.tsx"),
+                  (m) => <m.CryptoNewsPage />,
+                ),
+              },
+              {
+                path: paths.user.cryptoMarket,
+                lazy: lazyPage(
+                  () => import("../routes/market-info/crypto-market-page.tsx"),
+                  (m) => <m.CryptoMarketPage />,
+                ),
+              },
+              {
+                path: paths.user.transactionHistory,
+                lazy: lazyPage(
+                  () => import("../routes/statements/transaction-history-page.tsx"),
+                  (m) => <m.TransactionHistoryPage />,
+                ),
+              },
+              {
+                path: paths.user.tradeHistory,
+                lazy: lazyPage(
+                  () => import("../routes/statements/trade-history-page.tsx"),
+                  (m) => <m.TradeHistoryPage />,
+                ),
+              },
+              {
+                path: paths.user.personalData,
+                lazy: lazyPage(
+                  () => import("../routes/settings/personal-data-page.tsx"),
+                  (m) => <m.PersonalDataPage />,
+                ),
+              },
+              {
+                path: paths.user.security,
+                lazy: lazyPage(
+                  () => import("../routes/settings/security-page.tsx"),
+                  (m) => <m.SecurityPage />,
+                ),
+              },
+              {
+                path: paths.user.referrals,
+                lazy: lazyPage(
+                  () => import("../routes/referrals/referrals-page.tsx"),
+                  (m) => <m.ReferralsPage />,
+                ),
+              },
+              {
+                path: paths.user.notifications,
+                lazy: lazyPage(
+                  () => import("../routes/notifications/notifications-page.tsx"),
+                  (m) => <m.NotificationsPage />,
+                ),
+              },
               { path: "*", element: <NotFoundPage /> },
             ],
           },

@@ -1,3 +1,4 @@
+import { isStaffRole } from "@tp/domain/roles";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { LoadingScreen } from "../components/loading-screen.tsx";
 import { paths } from "../paths.ts";
@@ -19,14 +20,16 @@ function returnPath(state: unknown): string | null {
 
 /**
  * SPEC §2: sign-in redirects to /user/dashboard when the trader is already signed in —
- * or, right after signing in, back to the /user page that asked for it.
+ * or, right after signing in, back to the /user page that asked for it. Staff are not
+ * traders (issue 12): without a page to return to, they land in the back office.
  */
 export function RedirectIfSignedIn() {
   const { isLoading, user } = useAuth();
   const location = useLocation();
   if (isLoading) return <LoadingScreen />;
   if (user !== null) {
-    return <Navigate to={returnPath(location.state) ?? paths.user.dashboard} replace />;
+    const home = isStaffRole(user.role) ? paths.admin.root : paths.user.dashboard;
+    return <Navigate to={returnPath(location.state) ?? home} replace />;
   }
   return <Outlet />;
 }

@@ -1,4 +1,4 @@
-import { defaultRiskWarning } from "@tp/domain/site-content";
+import { defaultRiskWarning } from "@tp/domain/risk-warning";
 import { Link } from "react-router";
 import { useSiteContent } from "../api/site-content.ts";
 import { app_name } from "../brand.ts";
@@ -34,6 +34,9 @@ export function Footer() {
             </Link>
             <Link to={paths.contact} className={linkClass}>
               Contact
+            </Link>
+            <Link to={paths.marketStatus} className={linkClass}>
+              Market status
             </Link>
             <Link to={paths.legalDocuments} className={linkClass}>
               Legal documents

@@ -305,3 +305,14 @@ export function SpinnerIcon({ className = "size-5", ...props }: IconProps) {
     </Icon>
   );
 }
+
+/** Stacked coins: the crypto market screen. */
+export function CoinsIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <ellipse cx="9" cy="7" rx="6" ry="3" />
+      <path d="M3 7v5c0 1.66 2.69 3 6 3s6-1.34 6-3V7" />
+      <path d="M9 18c0 1.66 2.69 3 6 3s6-1.34 6-3v-5c0-1.6-2.5-2.9-5.6-3" />
+    </Icon>
+  );
+}

@@ -1,8 +1,6 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import { CloseIcon } from "./icons.tsx";
-
-const focusable =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+import { useDialogFocus } from "./use-dialog-focus.ts";
 
 /**
  * A modal dialog: focus moves in when it opens and back to where it was when it closes, Tab
@@ -27,43 +25,12 @@ export function Modal({
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
 
+  useDialogFocus(true, panelRef, { onEscape: dismissible ? onClose : null });
+
   useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = panelRef.current?.querySelector<HTMLElement>("[data-autofocus]");
-    (first ?? panelRef.current)?.focus();
     document.body.classList.add("overflow-hidden");
-    return () => {
-      document.body.classList.remove("overflow-hidden");
-      previous?.focus();
-    };
+    return () => document.body.classList.remove("overflow-hidden");
   }, []);
-
-  // Escape closes wherever focus is (a toast's button, say), as long as the dialog is open.
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-  useEffect(() => {
-    if (!dismissible) return;
-    const onEscape = (event: globalThis.KeyboardEvent) => {
-      if (event.key === "Escape") closeRef.current();
-    };
-    document.addEventListener("keydown", onEscape);
-    return () => document.removeEventListener("keydown", onEscape);
-  }, [dismissible]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== "Tab" || !panelRef.current) return;
-    const items = [...panelRef.current.querySelectorAll<HTMLElement>(focusable)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
 
   return (
     <div className="fixed inset-0 z-[60] flex items-end justify-center p-0 sm:items-center sm:p-4">
@@ -80,7 +47,6 @@ export function Modal({
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        onKeyDown={onKeyDown}
         className={`relative flex max-h-[90dvh] w-full flex-col overflow-hidden rounded-t-2xl border border-slate-200 bg-white shadow-2xl outline-none sm:rounded-2xl dark:border-navy-700 dark:bg-navy-900 ${
           size === "lg" ? "sm:max-w-2xl" : "sm:max-w-md"
         }`}

@@ -44,7 +44,7 @@ export function Pagination({
             // biome-ignore lint/suspicious/noArrayIndexKey: gaps have no identity but their place
             key={`gap-${index}`}
             aria-hidden="true"
-            className="px-1 text-slate-400"
+            className="px-1 text-slate-500 dark:text-slate-400"
           >
             …
           </span>

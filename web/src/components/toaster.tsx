@@ -48,10 +48,14 @@ export function Toaster() {
   }, [toasts]);
 
   const visible = toasts.filter((item) => item.visible).slice(0, toast_visible_max);
+  // Toasts stack from the bottom (issue 13): at the top they covered the top bar's menus and
+  // a dialog's title. On a phone they sit above the bottom bar; from 768 px (the shell's
+  // breakpoint) in the bottom-right corner, clear of a centred dialog's title.
   return (
     <section
       aria-label="Notifications"
-      className="pointer-events-none fixed inset-x-0 top-3 z-[100] flex flex-col items-center gap-2 px-3"
+      data-placement="bottom"
+      className="pointer-events-none fixed inset-x-0 bottom-[calc(4.75rem+env(safe-area-inset-bottom))] z-[100] flex flex-col-reverse items-center gap-2 px-3 md:inset-x-auto md:right-4 md:bottom-4 md:items-end md:px-0"
       onMouseEnter={handlers.startPause}
       onMouseLeave={handlers.endPause}
     >

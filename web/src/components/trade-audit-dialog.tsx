@@ -3,6 +3,7 @@ import { formatUsd } from "@tp/domain/money";
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { useTradeAudit } from "../api/trade-audit.ts";
 import { Modal } from "./modal.tsx";
+import { FailureState, failureDetails } from "./query-states.tsx";
 import {
   directionLabel,
   formatDateTime,
@@ -171,9 +172,12 @@ export function TradeAuditDialog({ trade, onClose }: { trade: TradeView; onClose
             Loading...
           </p>
         ) : audit.isError ? (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            The ticks of this trade could not be loaded.
-          </p>
+          <FailureState
+            title="The ticks of this trade could not be loaded."
+            details={failureDetails(audit.error)}
+            onRetry={() => void audit.refetch()}
+            retrying={audit.isFetching}
+          />
         ) : (
           <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <TickTable

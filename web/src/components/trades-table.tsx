@@ -1,5 +1,6 @@
 import type { TradeView } from "@tp/domain/api";
 import { formatUsd } from "@tp/domain/money";
+import { TableScroller } from "./table-scroller.tsx";
 import {
   directionLabel,
   formatDateTime,
@@ -18,35 +19,26 @@ const head = `${cell} text-xs font-semibold uppercase tracking-wide text-slate-5
  * Trades as SPEC §2 "History pages" lists them: Timestamp, Asset, Call/Put, Amount,
  * Profit/Loss, Status (the dashboard adds entry and exit price). A row opens the trade's
  * audit; its first cell holds the button that does it, for keyboards and screen readers.
+ * Loading and failure are the caller's (QueryStates): here the trades are known.
  */
 export function TradesTable({
   caption,
   trades,
-  isLoading,
   showPrices = false,
   onOpen,
 }: {
   caption: string;
-  trades: readonly TradeView[] | undefined;
-  isLoading: boolean;
+  trades: readonly TradeView[];
   showPrices?: boolean;
   onOpen: (trade: TradeView) => void;
 }) {
   const columns = showPrices ? 8 : 6;
   const narrow = useMediaQuery(narrow_screen_query);
   if (narrow) {
-    return (
-      <TradeCards
-        caption={caption}
-        trades={trades}
-        isLoading={isLoading}
-        showPrices={showPrices}
-        onOpen={onOpen}
-      />
-    );
+    return <TradeCards caption={caption} trades={trades} showPrices={showPrices} onOpen={onOpen} />;
   }
   return (
-    <div className="-mx-1 overflow-x-auto px-1">
+    <TableScroller label={caption}>
       <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 dark:border-navy-700">
@@ -82,13 +74,7 @@ export function TradesTable({
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 tabular-nums dark:divide-navy-800">
-          {isLoading && trades === undefined ? (
-            <tr>
-              <td colSpan={columns} className="px-3 py-8 text-center text-slate-500">
-                <span role="status">Loading...</span>
-              </td>
-            </tr>
-          ) : !trades || trades.length === 0 ? (
+          {trades.length === 0 ? (
             <tr>
               <td colSpan={columns} className="px-3 py-8 text-center text-slate-500">
                 No tradings found
@@ -155,7 +141,7 @@ export function TradesTable({
           )}
         </tbody>
       </table>
-    </div>
+    </TableScroller>
   );
 }
 
@@ -163,24 +149,15 @@ export function TradesTable({
 function TradeCards({
   caption,
   trades,
-  isLoading,
   showPrices,
   onOpen,
 }: {
   caption: string;
-  trades: readonly TradeView[] | undefined;
-  isLoading: boolean;
+  trades: readonly TradeView[];
   showPrices: boolean;
   onOpen: (trade: TradeView) => void;
 }) {
-  if (isLoading && trades === undefined) {
-    return (
-      <p role="status" className="py-8 text-center text-sm text-slate-500">
-        Loading...
-      </p>
-    );
-  }
-  if (!trades || trades.length === 0) {
+  if (trades.length === 0) {
     return <p className="py-8 text-center text-sm text-slate-500">No tradings found</p>;
   }
   return (

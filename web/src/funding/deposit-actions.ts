@@ -25,6 +25,8 @@ export interface DepositApi {
 export interface Notifier {
   success(text: string): void;
   error(text: string): void;
+  /** The cap of deposits awaiting payment was reached: show the way out (issue 13). */
+  capReached?(): void;
 }
 
 export interface DepositContext {
@@ -88,6 +90,9 @@ export async function submitDepositAmount(
     );
   } catch (error) {
     notify.error(errorMessage(error, m.depositFailed));
+    if (error instanceof ApiError && error.code === "TOO_MANY_AWAITING_DEPOSITS") {
+      notify.capReached?.();
+    }
     dispatch({ type: "FAILED" });
     return;
   }
@@ -96,7 +101,14 @@ export async function submitDepositAmount(
     dispatch({ type: "FAILED" });
     return;
   }
-  const deposit = { id: created.depositId, transactionHash: created.transactionHash, amount };
+  const deposit = {
+    id: created.depositId,
+    transactionHash: created.transactionHash,
+    amount,
+    ...(typeof created.fee === "number" && typeof created.netAmount === "number"
+      ? { fee: created.fee, netAmount: created.netAmount }
+      : {}),
+  };
   dispatch({ type: "DEPOSIT_CREATED", deposit });
   if (!usesWalletAddress(method.kind)) return;
 

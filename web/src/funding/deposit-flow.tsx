@@ -1,14 +1,18 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { amountNotAboveFeeMessage, feeScheduleOf } from "@tp/domain/fees";
 import {
   createDepositSchema,
   fundingMessages as m,
   type PaymentMethodView,
+  tooManyAwaitingDepositsMessage,
   transaction_hash_length_max,
+  usesWalletAddress,
   type WalletData,
 } from "@tp/domain/funding";
 import { receiptAccept, receiptContentTypes } from "@tp/domain/funding-files";
-import { formatUsd } from "@tp/domain/money";
+import { centsFromDollars, formatUsd } from "@tp/domain/money";
+import { coinAmount, coinNetworkOf, networkWarning, paymentUri } from "@tp/domain/payment-uri";
 import {
   type FormEvent,
   type ReactNode,
@@ -21,9 +25,11 @@ import {
 } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast/headless";
+import { useSearchParams } from "react-router";
 import type { z } from "zod";
 import { cancelDeposit } from "../api/cancel-deposit.ts";
-import { fieldErrorsOf } from "../api/client.ts";
+import { depositQueryKey, fetchDeposit } from "../api/cashier.ts";
+import { errorMessage, fieldErrorsOf } from "../api/client.ts";
 import { createDeposit } from "../api/create-deposit.ts";
 import { uploadReceipt } from "../api/deposit-receipt.ts";
 import { fetchWallet } from "../api/payment-method-wallet.ts";
@@ -35,6 +41,7 @@ import { Card } from "../components/card.tsx";
 import { TextField } from "../components/form-fields.tsx";
 import { CheckCircleIcon, InfoIcon } from "../components/icons.tsx";
 import { TextLink } from "../components/text-link.tsx";
+import { formatDateTime } from "../components/trade-format.ts";
 import { paths } from "../paths.ts";
 import { CopyButton } from "./copy-button.tsx";
 import {
@@ -45,6 +52,7 @@ import {
   submitReceipt,
 } from "./deposit-actions.ts";
 import {
+  type DepositEvent,
   type DepositState,
   type DepositStep,
   depositReducer,
@@ -52,6 +60,7 @@ import {
   type OpenDeposit,
 } from "./deposit-machine.ts";
 import { DetailRow, labelOfDetailKey } from "./detail-row.tsx";
+import { AmountFeePreview, FeeRows, feeOfDollars } from "./fee-summary.tsx";
 import { checkUploadFile } from "./file-check.ts";
 import { ArrowLeftIcon, UploadIcon } from "./funding-icons.tsx";
 import { MethodList, MethodMark } from "./method-list.tsx";
@@ -96,11 +105,6 @@ function useDepositApi(): DepositApi {
   }, [queryClient]);
 }
 
-const notifier = {
-  success: (text: string) => void toast.success(text),
-  error: (text: string) => void toast.error(text),
-};
-
 /**
  * Fund wallet (SPEC §2 "Funding flow", §4 "Deposit flow", §8): choose a method, enter the
  * amount, pay to the details shown, upload the payment proof; staff then review it.
@@ -109,12 +113,32 @@ export function DepositFlow() {
   const methods = useQuery(paymentMethodsQueryOptions());
   const [state, dispatch] = useReducer(depositReducer, initialDepositState);
   const api = useDepositApi();
-  const context: DepositContext = { api, notify: notifier, dispatch };
+  const [capReached, setCapReached] = useState(false);
+  const notify = {
+    success: (text: string) => void toast.success(text),
+    error: (text: string) => void toast.error(text),
+    capReached: () => setCapReached(true),
+  };
+  const context: DepositContext = { api, notify, dispatch };
   const list = methods.data ?? [];
+  useResumeDeposit(methods.data, state, dispatch);
 
   return (
     <div>
       <StepIndicator label="Deposit steps" steps={stepLabels} current={stepIndex[state.step]} />
+      {capReached && state.step === "SELECT_METHOD" ? (
+        <div
+          role="alert"
+          className="mb-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-500/40 dark:bg-amber-500/10 dark:text-amber-100"
+        >
+          <p>{tooManyAwaitingDepositsMessage}</p>
+          <p className="mt-2">
+            <TextLink to={paths.user.transactionHistory}>
+              Continue or cancel a deposit in your Transaction History
+            </TextLink>
+          </p>
+        </div>
+      ) : null}
       {state.step === "SELECT_METHOD" || state.step === "AMOUNT_INPUT" ? (
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <Card aria-labelledby="deposit-methods-title">
@@ -147,6 +171,10 @@ export function DepositFlow() {
                 selectedId={state.method?.id ?? null}
                 unavailableId={state.unavailableMethodId}
                 onChoose={(method) => dispatch({ type: "CHOOSE_METHOD", method })}
+                noMethods={{
+                  title: m.noDepositMethods,
+                  reason: m.noDepositMethodsReason,
+                }}
               />
             )}
           </Card>
@@ -195,10 +223,78 @@ export function DepositFlow() {
         />
       ) : null}
       {state.step === "SUCCESS" ? (
-        <DepositSuccess deposit={state.deposit} onAgain={() => dispatch({ type: "START_OVER" })} />
+        <DepositSuccess
+          key={state.deposit?.id}
+          deposit={state.deposit}
+          onAgain={() => dispatch({ type: "START_OVER" })}
+        />
       ) : null}
     </div>
   );
+}
+
+/**
+ * `?deposit=ID` (the history's "Continue"): reopens that deposit at its payment-proof step
+ * while it awaits payment, with its method's wallet for the way back to the details; a
+ * deposit no longer awaiting payment says why (expired, already sent) and the flow starts
+ * at the method list. The address is cleaned afterwards so a reload does not reopen it.
+ */
+function useResumeDeposit(
+  methods: readonly PaymentMethodView[] | undefined,
+  state: DepositState,
+  dispatch: (event: DepositEvent) => void,
+) {
+  const [params, setParams] = useSearchParams();
+  const requested = Number(params.get("deposit"));
+  const depositId = Number.isSafeInteger(requested) && requested > 0 ? requested : null;
+  const handled = useRef<number | null>(null);
+  useEffect(() => {
+    if (depositId === null || methods === undefined || handled.current === depositId) return;
+    if (state.step !== "SELECT_METHOD" || state.busy !== null) return;
+    handled.current = depositId;
+    const forget = () =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete("deposit");
+          return next;
+        },
+        { replace: true },
+      );
+    void (async () => {
+      try {
+        const deposit = await fetchDeposit(depositId);
+        if (deposit.status !== "awaiting_payment") {
+          toast.error(
+            deposit.status === "expired" ? m.depositExpired : m.depositNotAwaitingPayment,
+          );
+          return;
+        }
+        const method = methods.find((item) => item.id === deposit.payment_method_id);
+        if (!method) {
+          toast.error(m.methodCurrentlyUnavailable);
+          return;
+        }
+        const wallet = usesWalletAddress(method.kind)
+          ? await fetchWallet(method.id).catch(() => null)
+          : null;
+        dispatch({
+          type: "RESUMED",
+          method,
+          deposit: {
+            id: deposit.id,
+            transactionHash: deposit.transaction_hash,
+            amount: deposit.amount,
+          },
+          wallet: wallet && wallet.wallet_address.length > 0 ? wallet : null,
+        });
+      } catch (error) {
+        toast.error(errorMessage(error, m.depositFailed));
+      } finally {
+        forget();
+      }
+    })();
+  }, [depositId, methods, state.step, state.busy, dispatch, setParams]);
 }
 
 const amountSchema = createDepositSchema.pick({ amount: true });
@@ -221,6 +317,8 @@ function AmountForm({
     register,
     handleSubmit,
     setFocus,
+    setError,
+    control,
     formState: { errors },
   } = useForm<AmountValues, unknown, { amount: number }>({
     resolver: zodResolver(amountSchema),
@@ -228,6 +326,19 @@ function AmountForm({
   });
   // Choosing a method moves the trader on to the amount (on a phone, down the page).
   useEffect(() => setFocus("amount"), [setFocus]);
+  const schedule = feeScheduleOf(method, "deposit");
+  const onValid = ({ amount }: { amount: number }) => {
+    // A fee that would take the whole amount: the server refuses it with the same words.
+    const fee = feeOfDollars(amount, schedule);
+    if (fee && "problem" in fee) {
+      setError("amount", {
+        type: "fee",
+        message: amountNotAboveFeeMessage(centsFromDollars(amount) ?? 0, schedule),
+      });
+      return;
+    }
+    onSubmit(amount);
+  };
 
   return (
     <Card aria-labelledby="deposit-amount-title">
@@ -242,7 +353,7 @@ function AmountForm({
           </p>
         </div>
       </div>
-      <form noValidate onSubmit={handleSubmit((values) => onSubmit(values.amount))}>
+      <form noValidate onSubmit={handleSubmit(onValid)}>
         <TextField
           label="Amount (USD)"
           type="number"
@@ -257,6 +368,9 @@ function AmountForm({
               value === "" || value === null || value === undefined ? undefined : Number(value),
           })}
         />
+        <div className="mt-3">
+          <AmountFeePreview control={control} method={method} direction="deposit" />
+        </div>
         <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
           <Button variant="secondary" onClick={onBack} disabled={busy}>
             Change method
@@ -273,7 +387,17 @@ function AmountForm({
 function ReferenceNote({ deposit }: { deposit: OpenDeposit }) {
   return (
     <>
-      <DetailRow label="Amount to send" value={formatUsd(deposit.amount)} />
+      {deposit.fee !== undefined && deposit.netAmount !== undefined ? (
+        <FeeRows
+          direction="deposit"
+          amountLabel="Amount to send"
+          amount={deposit.amount}
+          fee={deposit.fee}
+          netAmount={deposit.netAmount}
+        />
+      ) : (
+        <DetailRow label="Amount to send" value={formatUsd(deposit.amount)} />
+      )}
       <DetailRow
         label="Payment reference"
         value={deposit.transactionHash}
@@ -321,6 +445,14 @@ function WalletDetails({
   onBack: () => void;
   onPaid: () => void;
 }) {
+  const network = coinNetworkOf(method.id);
+  const price = wallet.coin_price;
+  // The amount in the coin only from a live price (the server sends none when simulated).
+  const inCoin =
+    network && price
+      ? coinAmount(centsFromDollars(deposit.amount)!, price.price, network.decimals)
+      : null;
+  const uri = paymentUri(method.id, wallet.wallet_address, inCoin);
   return (
     <Card aria-labelledby="wallet-details-title">
       <div className="mb-4 flex items-center gap-3">
@@ -330,14 +462,35 @@ function WalletDetails({
             Payment details
           </h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            Send {formatUsd(deposit.amount)} in {method.name} to the address below.
+            {inCoin && network
+              ? `Send ${inCoin} ${network.coin} (${formatUsd(deposit.amount)}) to the address below.`
+              : `Send ${formatUsd(deposit.amount)} in ${method.name} to the address below.`}
           </p>
         </div>
       </div>
+      {network ? (
+        <p
+          role="note"
+          data-testid="network-warning"
+          className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900 dark:border-amber-500/40 dark:bg-amber-500/10 dark:text-amber-200"
+        >
+          {networkWarning(network)}
+        </p>
+      ) : null}
       <div className="grid gap-6 md:grid-cols-[auto_minmax(0,1fr)]">
         <div className="flex justify-center md:block">
           <div className="rounded-xl border border-slate-200 bg-white p-2 dark:border-navy-700">
-            <QrCode value={wallet.wallet_address} label={`QR code of the ${method.name} address`} />
+            <QrCode
+              value={uri}
+              label={
+                inCoin
+                  ? `QR code to pay ${inCoin} ${network?.coin ?? ""} to the ${method.name} address`
+                  : `QR code of the ${method.name} address`
+              }
+            />
+            <p data-testid="payment-uri" className="sr-only">
+              {uri}
+            </p>
           </div>
         </div>
         <div className="min-w-0">
@@ -359,8 +512,23 @@ function WalletDetails({
             />
           </div>
           <dl className="mt-3">
+            {inCoin && network ? (
+              <DetailRow
+                label={`Amount in ${network.coin}`}
+                value={inCoin}
+                copyMessage={m.copiedToClipboard}
+                mono
+              />
+            ) : null}
             <ReferenceNote deposit={deposit} />
           </dl>
+          {inCoin && network && price ? (
+            <p data-testid="coin-price" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              Worked out at 1 {network.coin} = {price.price.toLocaleString("en-US")}{" "}
+              {price.quote_currency}, the live {feedNames[price.source] ?? price.source} price of{" "}
+              {formatDateTime(price.at)}.
+            </p>
+          ) : null}
           {wallet.instructions.length > 0 ? (
             <div className="mt-3 rounded-lg bg-brand-600/5 p-3 dark:bg-brand-500/10">
               <p className="mb-1 text-sm font-semibold">Instructions</p>
@@ -564,6 +732,11 @@ function ReceiptForm({
   );
 }
 
+/**
+ * The card after the proof is sent. Its words follow the deposit's current state (issue
+ * 13): it polls the deposit while staff review it, so an approval or a rejection shows here
+ * without a reload.
+ */
 function DepositSuccess({
   deposit,
   onAgain,
@@ -571,20 +744,49 @@ function DepositSuccess({
   deposit: OpenDeposit | null;
   onAgain: () => void;
 }) {
+  const current = useQuery({
+    queryKey: depositQueryKey(deposit?.id ?? 0),
+    queryFn: ({ signal }) => fetchDeposit(deposit!.id, signal),
+    enabled: deposit !== null,
+    refetchInterval: (query) =>
+      query.state.data === undefined || query.state.data.status === "under_review"
+        ? review_poll_ms
+        : false,
+    refetchOnWindowFocus: true,
+  });
+  const status = current.data?.status ?? "under_review";
+  const what = deposit
+    ? `Your deposit of ${formatUsd(deposit.amount)} (${deposit.transactionHash}) `
+    : "Your deposit ";
+  const confirmed = status === "confirmed";
+  const refused = status === "rejected";
   return (
     <Card aria-labelledby="deposit-success-title" className="text-center">
-      <div className="mx-auto flex size-14 items-center justify-center rounded-full bg-emerald-100 text-emerald-600 dark:bg-emerald-500/15 dark:text-emerald-300">
-        <CheckCircleIcon className="size-8" />
+      <div
+        className={`mx-auto flex size-14 items-center justify-center rounded-full ${
+          refused
+            ? "bg-red-100 text-red-600 dark:bg-red-500/15 dark:text-red-300"
+            : "bg-emerald-100 text-emerald-600 dark:bg-emerald-500/15 dark:text-emerald-300"
+        }`}
+      >
+        {refused ? <InfoIcon className="size-8" /> : <CheckCircleIcon className="size-8" />}
       </div>
-      <h2 id="deposit-success-title" className="mt-4 text-lg font-semibold">
-        {m.depositSubmitted}
+      <h2 id="deposit-success-title" className="mt-4 text-lg font-semibold" aria-live="polite">
+        {confirmed ? "Deposit confirmed" : refused ? "Deposit rejected" : m.depositSubmitted}
       </h2>
-      <p className="mx-auto mt-2 max-w-md text-sm text-slate-600 dark:text-slate-400">
-        {deposit
-          ? `Your deposit of ${formatUsd(deposit.amount)} (${deposit.transactionHash}) `
-          : "Your deposit "}
-        is under review. Your real balance is credited once staff confirm the payment; follow it in
-        your <TextLink to={paths.user.transactionHistory}>Transaction History</TextLink>.
+      <p
+        data-testid="deposit-status-text"
+        data-status={status}
+        className="mx-auto mt-2 max-w-md text-sm text-slate-600 dark:text-slate-400"
+      >
+        {what}
+        {confirmed
+          ? "has been confirmed and credited to your real account. "
+          : refused
+            ? `was rejected${current.data?.rejection_reason ? `: ${current.data.rejection_reason}` : ""}. Nothing was credited. `
+            : "is under review. Your real balance is credited once staff confirm the payment. "}
+        Follow it in your{" "}
+        <TextLink to={paths.user.transactionHistory}>Transaction History</TextLink>.
       </p>
       <Button className="mt-6" onClick={onAgain}>
         Make Another Deposit
@@ -592,3 +794,9 @@ function DepositSuccess({
     </Card>
   );
 }
+
+/** The feeds a live coin price can come from, as their makers write them. */
+const feedNames: Record<string, string> = { binance: "Binance", finnhub: "Finnhub" };
+
+/** How often the success card asks whether staff have decided. */
+const review_poll_ms = 15_000;

@@ -30,6 +30,9 @@ export interface OpenDeposit {
   id: number;
   transactionHash: string;
   amount: number;
+  /** The fee fixed on the deposit by the server and the amount it credits (dollars). */
+  fee?: number;
+  netAmount?: number;
 }
 
 export interface DepositState {
@@ -50,6 +53,13 @@ export type DepositEvent =
   | { type: "SUBMIT_AMOUNT"; amount: number }
   | { type: "DEPOSIT_CREATED"; deposit: OpenDeposit }
   | { type: "WALLET_LOADED"; wallet: WalletData }
+  /** A deposit awaiting payment reopened from the history (issue 13): at its proof step. */
+  | {
+      type: "RESUMED";
+      method: PaymentMethodView;
+      deposit: OpenDeposit;
+      wallet: WalletData | null;
+    }
   | { type: "FAILED" }
   | { type: "PAYMENT_MADE" }
   | { type: "BACK" }
@@ -104,6 +114,16 @@ export function depositReducer(state: DepositState, event: DepositEvent): Deposi
       }
       return { ...state, step: detailsStep(state.method), deposit: event.deposit, busy: null };
     }
+    case "RESUMED":
+      if (state.step !== "SELECT_METHOD" || state.busy !== null) return state;
+      return {
+        ...initialDepositState,
+        step: "UPLOAD_RECEIPT",
+        method: event.method,
+        amount: event.deposit.amount,
+        deposit: event.deposit,
+        wallet: event.wallet,
+      };
     case "WALLET_LOADED":
       if (state.busy !== "loading_wallet") return state;
       return { ...state, step: "WALLET_DETAILS", wallet: event.wallet, busy: null };
@@ -127,7 +147,12 @@ export function depositReducer(state: DepositState, event: DepositEvent): Deposi
         case "BANK_DETAILS":
           return { ...state, step: "AMOUNT_INPUT", deposit: null };
         case "UPLOAD_RECEIPT":
-          return state.method ? { ...state, step: detailsStep(state.method) } : state;
+          if (!state.method) return state;
+          // A resumed deposit whose wallet could not be fetched has no details to show.
+          if (usesWalletAddress(state.method.kind) && state.wallet === null) {
+            return { ...initialDepositState };
+          }
+          return { ...state, step: detailsStep(state.method) };
         default:
           return state;
       }

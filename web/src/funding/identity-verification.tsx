@@ -142,7 +142,11 @@ function IdentityUploadForm() {
   };
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 md:grid-cols-2">
+    <form
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      className="grid grid-cols-[minmax(0,1fr)] gap-4 md:grid-cols-2"
+    >
       <SelectField
         label="ID type"
         value={idType}

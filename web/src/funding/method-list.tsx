@@ -1,15 +1,21 @@
 import { fundingMessages, type PaymentMethodView } from "@tp/domain/funding";
+import { Link } from "react-router";
 import { AlertCircleIcon } from "../components/icons.tsx";
+import { paths } from "../paths.ts";
 import { BankIcon } from "./funding-icons.tsx";
 
-/** The mark each method wears in the list: a ticker on its brand colour. */
+/**
+ * The mark each method wears in the list: a ticker on its brand colour, in the text colour
+ * that reads on it at 4.5:1 or better (white on Bitcoin's orange is 2.9:1, so its ticker is
+ * dark; the greens and teal are a shade deeper than their stock tone).
+ */
 const methodMarks: Record<string, { text: string; tone: string }> = {
-  bitcoin: { text: "BTC", tone: "bg-orange-500" },
-  litecoin: { text: "LTC", tone: "bg-slate-500" },
-  ethereum: { text: "ETH", tone: "bg-indigo-500" },
-  "perfect-money": { text: "PM", tone: "bg-red-600" },
-  "bitcoin-cash": { text: "BCH", tone: "bg-green-600" },
-  usdt: { text: "USDT", tone: "bg-teal-600" },
+  bitcoin: { text: "BTC", tone: "bg-orange-500 text-navy-950" },
+  litecoin: { text: "LTC", tone: "bg-slate-600 text-white" },
+  ethereum: { text: "ETH", tone: "bg-indigo-600 text-white" },
+  "perfect-money": { text: "PM", tone: "bg-red-600 text-white" },
+  "bitcoin-cash": { text: "BCH", tone: "bg-green-700 text-white" },
+  usdt: { text: "USDT", tone: "bg-teal-700 text-white" },
   "western-union": { text: "WU", tone: "bg-yellow-500 text-slate-900" },
 };
 
@@ -24,17 +30,42 @@ export function MethodMark({ method }: { method: Pick<PaymentMethodView, "id" | 
   }
   return (
     <span
-      className={`flex size-10 shrink-0 items-center justify-center rounded-full text-[0.65rem] font-bold tracking-wide text-white ${mark.tone}`}
+      className={`flex size-10 shrink-0 items-center justify-center rounded-full text-[0.65rem] font-bold tracking-wide ${mark.tone}`}
     >
       {mark.text}
     </span>
   );
 }
 
+/** What the list says when not one method can be used: a reason, not a wall of grey cards. */
+export interface NoMethodsText {
+  title: string;
+  reason: string;
+}
+
+function NoMethods({ text }: { text: NoMethodsText }) {
+  return (
+    <div
+      role="status"
+      className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center dark:border-navy-700"
+    >
+      <AlertCircleIcon className="size-8 text-slate-400" />
+      <p className="font-semibold text-slate-900 dark:text-white">{text.title}</p>
+      <p className="max-w-md text-sm text-slate-600 dark:text-slate-400">{text.reason}</p>
+      <Link
+        to={paths.contact}
+        className="mt-1 text-sm font-semibold text-brand-700 underline dark:text-brand-400"
+      >
+        Contact support
+      </Link>
+    </div>
+  );
+}
+
 /**
  * The payment methods (SPEC §2 "Funding flow"), each marked Recommended or Currently
  * unavailable. An unavailable one cannot be chosen: pressing it only shows the SPEC §5
- * notice beside it.
+ * notice beside it. When none can be used, one notice says so and why (issue 13).
  */
 export function MethodList({
   label,
@@ -43,6 +74,7 @@ export function MethodList({
   selectedId,
   unavailableId,
   onChoose,
+  noMethods,
 }: {
   label: string;
   methods: readonly PaymentMethodView[];
@@ -50,7 +82,9 @@ export function MethodList({
   selectedId: string | null;
   unavailableId: string | null;
   onChoose: (method: PaymentMethodView) => void;
+  noMethods: NoMethodsText;
 }) {
+  if (!methods.some(isUsable)) return <NoMethods text={noMethods} />;
   return (
     <ul aria-label={label} className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3">
       {methods.map((method) => {

@@ -21,6 +21,7 @@ const statusLabels: Record<TransactionRow["status"], string> = {
   confirmed: "confirmed",
   rejected: "rejected",
   cancelled: "cancelled",
+  expired: "expired unpaid",
   pending: "pending",
   paid: "paid",
 };

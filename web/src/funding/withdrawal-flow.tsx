@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { amountNotAboveFeeMessage, describeFee, feeScheduleOf, hasFee } from "@tp/domain/fees";
 import {
   type CreateWithdrawalInput,
   type CreateWithdrawalRequest,
@@ -10,7 +11,7 @@ import {
   withdrawalDetailFields,
 } from "@tp/domain/funding";
 import { uiMessages } from "@tp/domain/messages";
-import { formatUsd } from "@tp/domain/money";
+import { centsFromDollars, dollarsFromCents, formatUsd } from "@tp/domain/money";
 import { useEffect, useMemo, useReducer } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast/headless";
@@ -28,9 +29,11 @@ import { TextField } from "../components/form-fields.tsx";
 import { AlertCircleIcon, CheckCircleIcon, InfoIcon } from "../components/icons.tsx";
 import { TextLink } from "../components/text-link.tsx";
 import { useMediaQuery } from "../components/use-media-query.ts";
+import { useProofOfWork } from "../components/use-proof-of-work.tsx";
 import { paths } from "../paths.ts";
 import type { Notifier } from "./deposit-actions.ts";
 import { DetailRow } from "./detail-row.tsx";
+import { AmountFeePreview, FeeRows, feeOfDollars } from "./fee-summary.tsx";
 import { ArrowLeftIcon } from "./funding-icons.tsx";
 import { MethodList, MethodMark } from "./method-list.tsx";
 import { StepIndicator } from "./step-indicator.tsx";
@@ -144,6 +147,10 @@ export function WithdrawalFlow() {
                 selectedId={state.method?.id ?? null}
                 unavailableId={state.unavailableMethodId}
                 onChoose={(method) => dispatch({ type: "CHOOSE_METHOD", method })}
+                noMethods={{
+                  title: m.noWithdrawalMethods,
+                  reason: m.noWithdrawalMethodsReason,
+                }}
               />
             )}
           </Card>
@@ -174,14 +181,40 @@ export function WithdrawalFlow() {
       </div>
       <aside className="flex flex-col gap-4">
         {wide ? <AccountChecks /> : null}
-        <WithdrawalNotice />
+        <WithdrawalNotice methods={methods.data ?? null} method={state.method} />
       </aside>
     </div>
   );
 }
 
+/**
+ * The fee line of the notice (PRODUCT.md D11 "Fees: none unless configured"): the chosen
+ * method's fee, else "No fees" when no method has one, else that it depends on the method.
+ */
+export function withdrawalFeeNotice(
+  methods: readonly PaymentMethodView[] | null,
+  method: PaymentMethodView | null,
+): string {
+  if (method) {
+    const schedule = feeScheduleOf(method, "withdrawal");
+    return hasFee(schedule)
+      ? `${method.name} withdrawals have a fee of ${describeFee(schedule)}, taken out of the amount paid out.`
+      : `No fees on ${method.name} withdrawals.`;
+  }
+  if (methods === null) return "Any fee is shown before you confirm.";
+  const withFee = methods.filter((item) => hasFee(feeScheduleOf(item, "withdrawal")));
+  if (withFee.length === 0) return "No fees.";
+  return "Some methods have a fee, taken out of the amount paid out: it is shown before you confirm.";
+}
+
 /** SPEC §2 "Withdrawal": the notice every withdrawal shows. */
-function WithdrawalNotice() {
+function WithdrawalNotice({
+  methods,
+  method,
+}: {
+  methods: readonly PaymentMethodView[] | null;
+  method: PaymentMethodView | null;
+}) {
   return (
     <Card aria-labelledby="withdrawal-notice-title" as="div">
       <h2 id="withdrawal-notice-title" className="mb-3 flex items-center gap-2 font-semibold">
@@ -190,7 +223,7 @@ function WithdrawalNotice() {
       </h2>
       <ul className="list-disc space-y-2 pl-5 text-sm text-slate-600 dark:text-slate-400">
         <li>Proof of identity and address may be required.</li>
-        <li>Fees may apply depending on your account type and the withdrawal method.</li>
+        <li data-testid="withdrawal-fee-notice">{withdrawalFeeNotice(methods, method)}</li>
         <li>Payouts normally go by the method you deposited with.</li>
         <li>Withdrawals to accounts not owned by the account holder are denied.</li>
         <li>Withdrawals are processed within 24-48 hours.</li>
@@ -203,15 +236,17 @@ function WithdrawalNotice() {
 function AccountChecks() {
   const { user } = useAuth();
   const resend = useResendVerificationEmailMutation();
+  const challenge = useProofOfWork();
   if (!user) return null;
   const emailVerified = user.email_verified_at !== null;
   const identityVerified = user.account.kyc_verified_at !== null;
   if (emailVerified && identityVerified) return null;
   const onResend = async () => {
     try {
-      await resend.mutateAsync({ email: user.email });
+      await resend.mutateAsync(challenge.withPayload({ email: user.email }));
       toast.success(uiMessages.resendSuccess);
     } catch (error) {
+      challenge.afterFailure(error);
       toast.error(errorMessage(error, "The verification e-mail could not be sent"));
     }
   };
@@ -232,6 +267,7 @@ function AccountChecks() {
         {emailVerified ? null : (
           <li>
             <p className="font-medium">Your e-mail address is not verified.</p>
+            {challenge.field}
             <Button
               size="sm"
               variant="secondary"
@@ -283,6 +319,7 @@ function WithdrawalForm({
     handleSubmit,
     setError,
     setFocus,
+    control,
     formState: { errors },
   } = useForm<CreateWithdrawalInput, unknown, CreateWithdrawalRequest>({
     resolver: zodResolver(createWithdrawalSchema),
@@ -297,6 +334,15 @@ function WithdrawalForm({
     // The server has the last word; this only saves a round trip the trader would lose.
     if (balance !== null && request.amount > balance) {
       setError("amount", { type: "balance", message: m.insufficientBalance });
+      return;
+    }
+    const schedule = feeScheduleOf(method, "withdrawal");
+    const fee = feeOfDollars(request.amount, schedule);
+    if (fee && "problem" in fee) {
+      setError("amount", {
+        type: "fee",
+        message: amountNotAboveFeeMessage(centsFromDollars(request.amount) ?? 0, schedule),
+      });
       return;
     }
     onReview(request);
@@ -332,6 +378,9 @@ function WithdrawalForm({
               value === "" || value === null || value === undefined ? undefined : Number(value),
           })}
         />
+        <div className="sm:col-span-2">
+          <AmountFeePreview control={control} method={method} direction="withdrawal" />
+        </div>
         {fields.map((field) => (
           <TextField
             key={field}
@@ -368,18 +417,30 @@ function WithdrawalConfirmation({
   onConfirm: () => void;
 }) {
   const details = Object.entries(request.withdrawal_details).filter(([key]) => key !== "amount");
+  // The server computes the same figures with the same function and keeps them on the request.
+  const fee = feeOfDollars(request.amount, feeScheduleOf(method, "withdrawal"));
+  const breakdown = fee && "breakdown" in fee ? fee.breakdown : null;
   return (
     <Card aria-labelledby="withdraw-confirm-title">
       <h2 id="withdraw-confirm-title" className="text-lg font-semibold">
         Confirm withdrawal
       </h2>
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
-        Check the details: the amount is held from your real balance once you confirm, and paid out
-        within 24-48 hours.
+        Check the details: the whole amount is held from your real balance once you confirm, and the
+        amount less any fee is paid out within 24-48 hours.
       </p>
       <dl className="rounded-xl border border-slate-200 px-4 dark:border-navy-700">
         <DetailRow label="Method" value={method.name} />
-        <DetailRow label="Amount" value={formatUsd(request.amount)} />
+        {breakdown ? (
+          <FeeRows
+            direction="withdrawal"
+            amount={request.amount}
+            fee={dollarsFromCents(breakdown.fee_cents)}
+            netAmount={dollarsFromCents(breakdown.net_cents)}
+          />
+        ) : (
+          <DetailRow label="Amount" value={formatUsd(request.amount)} />
+        )}
         {details.map(([key, value]) => (
           <DetailRow key={key} label={withdrawalFieldLabels[key] ?? key} value={String(value)} />
         ))}
@@ -438,6 +499,7 @@ function WithdrawalSuccess({ state, onAgain }: { state: WithdrawalState; onAgain
       <p className="mx-auto mt-2 max-w-md text-sm text-slate-600 dark:text-slate-400">
         {m.withdrawalRequested}
       </p>
+      <p className="mx-auto mt-2 max-w-md text-sm font-medium">{m.withdrawalConfirmByEmail}</p>
       {result ? (
         <dl className="mx-auto mt-4 max-w-sm rounded-xl border border-slate-200 px-4 text-left dark:border-navy-700">
           {state.request ? (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useAuth } from "../auth/auth-context.ts";
+import { app_name } from "../brand.ts";
 import { ButtonLink } from "../components/button.tsx";
 import { CloseIcon, MenuIcon } from "../components/icons.tsx";
 import { Logo } from "../components/logo.tsx";
@@ -45,7 +46,7 @@ export function PublicHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-white/10 bg-navy-950/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
-        <Link to={paths.home} className="shrink-0 rounded" aria-label="Home">
+        <Link to={paths.home} className="shrink-0 rounded" aria-label={`${app_name} home`}>
           <Logo />
         </Link>
         <nav aria-label="Main" className="ml-6 hidden items-center gap-1 md:flex">

@@ -4,6 +4,7 @@ import {
   notificationCountStreamMessageSchema,
   notificationStreamMessageSchema,
 } from "@tp/domain/engagement";
+import { type MarketState, marketStates } from "@tp/domain/market-state";
 import { API_BASE_PATH } from "@tp/domain/paths";
 import type { LivePrices } from "./live-prices.ts";
 
@@ -26,6 +27,18 @@ export interface BalanceEvent {
 export interface NotificationEvent {
   notification: NotificationView | null;
   unread_count: number;
+}
+
+/** An asset's state changed on the server (opened, closed, halted: domain/market-state.ts). */
+export interface MarketStateEvent {
+  symbol: string;
+  state: MarketState;
+  /** ISO time of the next opening when closed and known. */
+  next_open_at: string | null;
+}
+
+function isMarketState(value: unknown): value is MarketState {
+  return marketStates.some((state) => state === value);
 }
 
 /** What the transport tells the stream; the browser's WebSocket in the app, a fake in tests. */
@@ -112,6 +125,9 @@ export class LiveStream {
   readonly #tradeListeners = new Set<Listener<TradeView>>();
   readonly #balanceListeners = new Set<Listener<BalanceEvent>>();
   readonly #notificationListeners = new Set<Listener<NotificationEvent>>();
+  readonly #marketStateListeners = new Set<Listener<MarketStateEvent>>();
+  /** The server's event bus came back after an outage: events may have been lost. */
+  readonly #refetchListeners = new Set<Listener<void>>();
   #status: StreamStatus = "connecting";
   #connection: StreamConnection | null = null;
   #isOpen = false;
@@ -153,6 +169,8 @@ export class LiveStream {
     this.#tradeListeners.clear();
     this.#balanceListeners.clear();
     this.#notificationListeners.clear();
+    this.#marketStateListeners.clear();
+    this.#refetchListeners.clear();
   }
 
   onStatus(listener: Listener<StreamStatus>): () => void {
@@ -173,6 +191,16 @@ export class LiveStream {
   onNotification(listener: Listener<NotificationEvent>): () => void {
     this.#notificationListeners.add(listener);
     return () => this.#notificationListeners.delete(listener);
+  }
+
+  onMarketState(listener: Listener<MarketStateEvent>): () => void {
+    this.#marketStateListeners.add(listener);
+    return () => this.#marketStateListeners.delete(listener);
+  }
+
+  onRefetch(listener: Listener<void>): () => void {
+    this.#refetchListeners.add(listener);
+    return () => this.#refetchListeners.delete(listener);
   }
 
   /** Asks for ticks of `symbols` until the returned function is called (counted per symbol). */
@@ -361,6 +389,19 @@ export class LiveStream {
         }
         return;
       }
+      case "market_state": {
+        const { symbol, state, next_open_at } = message;
+        if (typeof symbol !== "string" || !isMarketState(state)) return;
+        // A missing opening counts as unknown; anything else that is not a time is refused.
+        if (next_open_at != null && typeof next_open_at !== "string") return;
+        for (const listener of [...this.#marketStateListeners]) {
+          listener({ symbol, state, next_open_at: next_open_at ?? null });
+        }
+        return;
+      }
+      case "refetch":
+        for (const listener of [...this.#refetchListeners]) listener();
+        return;
       case "error":
         // Refused before the auth answer: the token is not accepted. Ticks still flow, but
         // trades and balances do not, so the page polls for those (status not live).

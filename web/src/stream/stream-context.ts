@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useSyncExternalStore } from "react";
 import type { LivePrice, LivePrices } from "./live-prices.ts";
 import type { LiveStream, StreamStatus } from "./live-stream.ts";
+import type { ResyncSignal } from "./resync-signal.ts";
 import type { SettlementAnnouncer } from "./settlement-announcer.ts";
 
 export interface StreamState {
@@ -8,6 +9,8 @@ export interface StreamState {
   stream: LiveStream | null;
   prices: LivePrices;
   announcer: SettlementAnnouncer;
+  /** Moves when live events may have been missed: read again what the stream keeps fresh. */
+  resync: ResyncSignal;
 }
 
 export const StreamContext = createContext<StreamState | null>(null);
@@ -25,6 +28,19 @@ export function useStreamStatus(): StreamStatus {
   return useSyncExternalStore(
     stream ? (listener) => stream.onStatus(listener) : noStatus,
     () => stream?.status ?? "connecting",
+  );
+}
+
+/**
+ * A number that changes each time the page may have missed live events (the socket came
+ * back after a drop, or the server asked for a refetch): use it as an effect dependency to
+ * fetch again what was missed, e.g. the chart's candles since its newest.
+ */
+export function useStreamResync(): number {
+  const { resync } = useStream();
+  return useSyncExternalStore(
+    (listener) => resync.subscribe(listener),
+    () => resync.epoch(),
   );
 }
 

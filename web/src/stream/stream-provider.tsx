@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { UserView } from "@tp/domain/api";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
-import { marketsQueryKey } from "../api/markets.ts";
+import { applyMarketState, marketsQueryKey } from "../api/markets.ts";
 import { applyNotification, notificationsQueryKey } from "../api/notifications.ts";
 import { tradeAuditQueryKey } from "../api/trade-audit.ts";
 import { type TradeHistoryPage, tradeHistoryRootKey, upsertTrade } from "../api/trade-history.ts";
@@ -9,19 +9,22 @@ import { transactionHistoryRootKey } from "../api/transaction-history.ts";
 import { userQueryKey } from "../api/user.ts";
 import { LivePrices } from "./live-prices.ts";
 import { LiveStream, streamUrl } from "./live-stream.ts";
+import { ResyncSignal } from "./resync-signal.ts";
 import { SettlementAnnouncer } from "./settlement-announcer.ts";
 import { StreamContext, type StreamState } from "./stream-context.ts";
 
 /**
  * One live socket for the signed-in pages (PRODUCT.md D10). Its events update the query
  * cache in place: trades into the history pages, balances into the user, notifications into
- * the list and the bell's unread count; a settled trade gets a toast. After the socket comes
- * back from a drop, everything it may have missed is read again.
+ * the list and the bell's unread count, a market's state into the market list; a settled
+ * trade gets a toast. After the socket comes back from a drop, or when the server says its
+ * event bus was down (`refetch`), everything it may have missed is read again.
  */
 export function StreamProvider({ token, children }: { token: string; children: ReactNode }) {
   const queryClient = useQueryClient();
   const [prices] = useState(() => new LivePrices());
   const [announcer] = useState(() => new SettlementAnnouncer());
+  const [resync] = useState(() => new ResyncSignal());
   const [stream, setStream] = useState<LiveStream | null>(null);
 
   useEffect(() => () => prices.dispose(), [prices]);
@@ -40,6 +43,14 @@ export function StreamProvider({ token, children }: { token: string; children: R
 
   useEffect(() => {
     const next = new LiveStream({ url: streamUrl(), token, prices });
+    const readMissedAgain = () => {
+      void queryClient.invalidateQueries({ queryKey: userQueryKey });
+      void queryClient.invalidateQueries({ queryKey: marketsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: tradeHistoryRootKey });
+      void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: transactionHistoryRootKey });
+      resync.bump();
+    };
     let wasLive = false;
     let missedEvents = false;
     next.onStatus((status) => {
@@ -50,13 +61,11 @@ export function StreamProvider({ token, children }: { token: string; children: R
       wasLive = true;
       if (missedEvents) {
         missedEvents = false;
-        void queryClient.invalidateQueries({ queryKey: userQueryKey });
-        void queryClient.invalidateQueries({ queryKey: marketsQueryKey });
-        void queryClient.invalidateQueries({ queryKey: tradeHistoryRootKey });
-        void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
-        void queryClient.invalidateQueries({ queryKey: transactionHistoryRootKey });
+        readMissedAgain();
       }
     });
+    next.onRefetch(readMissedAgain);
+    next.onMarketState((event) => applyMarketState(queryClient, event));
     next.onTrade((trade) => {
       upsertTrade(queryClient, trade);
       void queryClient.invalidateQueries({ queryKey: tradeAuditQueryKey(trade.id) });
@@ -85,11 +94,11 @@ export function StreamProvider({ token, children }: { token: string; children: R
       next.stop();
       setStream(null);
     };
-  }, [token, prices, queryClient, announcer]);
+  }, [token, prices, queryClient, announcer, resync]);
 
   const state = useMemo<StreamState>(
-    () => ({ stream, prices, announcer }),
-    [stream, prices, announcer],
+    () => ({ stream, prices, announcer, resync }),
+    [stream, prices, announcer, resync],
   );
   return <StreamContext value={state}>{children}</StreamContext>;
 }

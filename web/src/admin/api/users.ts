@@ -4,6 +4,7 @@ import {
   adminUserDetailSchema,
   adminUserSummarySchema,
 } from "@tp/domain/admin-api";
+import { signInHistoryDataSchema } from "@tp/domain/sessions-api";
 import { adminGet, adminRootKey, queryString } from "./admin-request.ts";
 
 export const user_page_size = 25;
@@ -38,4 +39,20 @@ export function revokeSessionPath(userId: number, sessionId: number): string {
 
 export function revokeAllSessionsPath(userId: number): string {
   return `/admin/users/${userId}/sessions/revoke-all`;
+}
+
+export const sign_in_history_admin_page_size = 25;
+
+/** GET /admin/users/{id}/sign-in-history: the user's sign-in attempts, newest first. */
+export function userSignInHistoryQuery(id: number, page: number) {
+  return queryOptions({
+    queryKey: [...adminRootKey, "user", id, "sign-in-history", { page }],
+    queryFn: ({ signal }) =>
+      adminGet(
+        `/admin/users/${id}/sign-in-history${queryString({ page, limit: sign_in_history_admin_page_size })}`,
+        signInHistoryDataSchema,
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -25,6 +25,7 @@ const statusLabels: Record<AnyStatus, string> = {
   confirmed: "Confirmed",
   rejected: "Rejected",
   cancelled: "Cancelled",
+  expired: "Expired unpaid",
   pending: "Pending",
   paid: "Paid",
   approved: "Approved",

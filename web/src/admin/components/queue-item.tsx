@@ -19,11 +19,14 @@ export function QueueRow({
   item,
   facts,
   amount,
+  badge,
 }: {
   item: ReviewedItem;
   facts: readonly string[];
   /** Shown above the status when the item is a sum of money. */
   amount?: string;
+  /** A flag under the facts (e.g. "Awaiting second approval"). */
+  badge?: ReactNode;
 }) {
   return (
     <div className="flex items-start gap-3">
@@ -36,6 +39,7 @@ export function QueueRow({
             <Fragment key={index}> · {fact}</Fragment>
           ))}
         </p>
+        {badge ? <div className="mt-1">{badge}</div> : null}
       </div>
       {amount === undefined ? (
         <StatusBadge status={item.status} />

@@ -1,9 +1,9 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useSearchParams } from "react-router";
-import { errorMessage } from "../../api/client.ts";
 import { Card } from "../../components/card.tsx";
 import { SpinnerIcon } from "../../components/icons.tsx";
 import { Pagination } from "../../components/pagination.tsx";
+import { FailureState, failureDetails } from "../../components/query-states.tsx";
 import { statusLabel } from "./admin-format.ts";
 
 /**
@@ -102,6 +102,8 @@ interface QueueListProps<Item> {
   isLoading: boolean;
   error: unknown;
   isFetching: boolean;
+  /** Try again: refetches the list after a failed read. */
+  onRetry: () => void;
   emptyText: string;
   getId: (item: Item) => number;
   selectedId: number | null;
@@ -119,6 +121,7 @@ export function QueueList<Item>({
   isLoading,
   error,
   isFetching,
+  onRetry,
   emptyText,
   getId,
   selectedId,
@@ -138,9 +141,12 @@ export function QueueList<Item>({
     );
   } else if (items === undefined) {
     body = (
-      <p role="alert" className="px-4 py-10 text-center text-sm text-red-700 dark:text-red-400">
-        {errorMessage(error, "The list could not be loaded")}
-      </p>
+      <FailureState
+        title="The list could not be loaded"
+        details={failureDetails(error)}
+        onRetry={onRetry}
+        retrying={isFetching}
+      />
     );
   } else if (items.length === 0) {
     body = <p className="px-4 py-10 text-center text-sm text-slate-500">{emptyText}</p>;

@@ -86,6 +86,7 @@ export function QueuePage<Item extends QueueItem, Status extends string>({
             isLoading={query.isLoading}
             error={query.error}
             isFetching={query.isFetching}
+            onRetry={() => void query.refetch()}
             emptyText={emptyText}
             getId={getId}
             selectedId={params.selectedId}

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { TableScroller } from "../../components/table-scroller.tsx";
 
 export interface Column<Row> {
   header: string;
@@ -29,7 +30,7 @@ export function SimpleTable<Row>({
     return <p className="py-8 text-center text-sm text-slate-500">{emptyText}</p>;
   }
   return (
-    <div className="-mx-1 overflow-x-auto px-1">
+    <TableScroller label={caption}>
       <table className={`w-full text-sm ${minWidthClass}`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 dark:border-navy-700">
@@ -64,6 +65,6 @@ export function SimpleTable<Row>({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroller>
   );
 }

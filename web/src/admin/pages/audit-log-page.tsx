@@ -2,13 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import { type AuditEntry, auditActions } from "@tp/domain/admin-api";
 import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
-import { errorMessage } from "../../api/client.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { SelectField, TextField } from "../../components/form-fields.tsx";
 import { SpinnerIcon } from "../../components/icons.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
 import { Pagination } from "../../components/pagination.tsx";
+import { FailureState, failureDetails } from "../../components/query-states.tsx";
 import { type AuditFilter, auditLogQuery } from "../api/audit-log.ts";
 import { formatDateTime } from "../components/admin-format.ts";
 
@@ -108,9 +108,12 @@ export function AuditLogPage() {
         </div>
         {rows === undefined ? (
           query.isError ? (
-            <p role="alert" className="px-4 py-10 text-center text-sm text-red-700">
-              {errorMessage(query.error, "The audit log could not be loaded")}
-            </p>
+            <FailureState
+              title="The audit log could not be loaded"
+              details={failureDetails(query.error)}
+              onRetry={() => void query.refetch()}
+              retrying={query.isFetching}
+            />
           ) : (
             <p role="status" className="px-4 py-10 text-center text-sm text-slate-500">
               Loading...

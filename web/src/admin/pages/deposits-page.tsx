@@ -8,9 +8,16 @@ import { useQueueDecision } from "../api/use-queue-decision.ts";
 import { displayName, formatDateTime } from "../components/admin-format.ts";
 import { ConfirmDialog, TextDecisionDialog } from "../components/decision-dialogs.tsx";
 import { FilePreview } from "../components/file-preview.tsx";
+import {
+  AwaitingSecondBadge,
+  approvalStep,
+  awaitingSecondApproval,
+  fourEyesFacts,
+} from "../components/four-eyes.tsx";
 import { factIfSet, QueueDetail, QueueRow, reviewedFacts } from "../components/queue-item.tsx";
 import { Facts } from "../components/queue-layout.tsx";
 import { QueuePage } from "../components/queue-page.tsx";
+import { useSignedInUserId, useStaffCan } from "../use-staff-role.ts";
 
 /** Deposits queue (PRODUCT.md D7): see the receipt, approve (credits the real balance) or reject. */
 export function DepositsPage() {
@@ -30,6 +37,11 @@ export function DepositsPage() {
           item={deposit}
           facts={[deposit.method, formatDateTime(deposit.created_at)]}
           amount={formatUsd(deposit.amount)}
+          badge={
+            awaitingSecondApproval(deposit, deposit.status === "under_review") ? (
+              <AwaitingSecondBadge />
+            ) : null
+          }
         />
       )}
       renderDetail={(deposit, onDecided) => (
@@ -51,12 +63,17 @@ function DepositDetail({
   const decide = useQueueDecision("deposits", deposit.id, onDecided);
   const [dialog, setDialog] = useState<Dialog>(null);
   const amount = formatUsd(deposit.amount);
+  // The fee was fixed when the deposit was made: the trader is credited the rest.
+  const credit = formatUsd(deposit.net_amount);
   const name = displayName(deposit.trader.name, deposit.trader.email);
   const reviewable = deposit.status === "under_review";
+  const canDecide = useStaffCan("reviewer");
+  const step = approvalStep(deposit.four_eyes, useSignedInUserId());
 
   const approve = () =>
     decide("approve", undefined, {
-      success: adminMessages.depositApproved,
+      success:
+        step === "first" ? adminMessages.depositFirstApproval : adminMessages.depositApproved,
       failure: "The deposit could not be approved",
     });
   const reject = (reason: string) =>
@@ -71,15 +88,30 @@ function DepositDetail({
       item={deposit}
       titleId={`deposit-${deposit.id}-title`}
       title={<>Deposit #{deposit.id}</>}
-      summary={<p className="mt-1 text-2xl font-bold tabular-nums">{amount}</p>}
+      summary={
+        <>
+          <p className="mt-1 text-2xl font-bold tabular-nums">{amount}</p>
+          {deposit.fee > 0 ? (
+            <p className="text-sm text-slate-600 tabular-nums dark:text-slate-400">
+              Fee {formatUsd(deposit.fee)} · credits {credit}
+            </p>
+          ) : null}
+        </>
+      }
       actions={
-        reviewable ? (
+        reviewable && canDecide ? (
           <>
             <Button variant="danger" size="sm" onClick={() => setDialog("reject")}>
               Reject
             </Button>
-            <Button size="sm" onClick={() => setDialog("approve")}>
-              Approve
+            <Button size="sm" disabled={step === "own"} onClick={() => setDialog("approve")}>
+              {step === "first"
+                ? "Approve (1 of 2)"
+                : step === "second"
+                  ? "Give second approval"
+                  : step === "own"
+                    ? "Awaiting another reviewer"
+                    : "Approve"}
             </Button>
           </>
         ) : null
@@ -96,6 +128,7 @@ function DepositDetail({
           ],
           ["Created", formatDateTime(deposit.created_at)],
           ["Receipt uploaded", formatDateTime(deposit.receipt_uploaded_at)],
+          ...fourEyesFacts(deposit.four_eyes, reviewable),
           ...reviewedFacts(deposit),
           ...factIfSet("Reason", deposit.rejection_reason),
         ]}
@@ -117,14 +150,24 @@ function DepositDetail({
       {dialog === "approve" ? (
         <ConfirmDialog
           title={`Approve deposit #${deposit.id}?`}
-          confirmLabel={`Approve and credit ${amount}`}
+          confirmLabel={step === "first" ? "Give first approval" : `Approve and credit ${credit}`}
           onConfirm={approve}
           onClose={() => setDialog(null)}
         >
-          <p>
-            This credits <strong>{amount}</strong> to the real balance of <strong>{name}</strong> (
-            {deposit.trader.email}). Approve only when the payment has arrived.
-          </p>
+          {step === "first" ? (
+            <p>
+              {amount} is above the four-eyes threshold: your approval is recorded and nothing is
+              credited to <strong>{name}</strong> ({deposit.trader.email}) until a second reviewer
+              approves too. Approve only when the payment has arrived.
+            </p>
+          ) : (
+            <p>
+              This credits <strong>{credit}</strong> to the real balance of <strong>{name}</strong>{" "}
+              ({deposit.trader.email})
+              {deposit.fee > 0 ? `: ${amount} less the ${formatUsd(deposit.fee)} fee` : ""}. Approve
+              only when the payment of {amount} has arrived.
+            </p>
+          )}
         </ConfirmDialog>
       ) : null}
       {dialog === "reject" ? (

@@ -18,7 +18,10 @@ import {
 import { PaymentMethodInstructionRows } from "./payment-method-instruction-rows.tsx";
 import { configurationNeeds, kindLabels } from "./payment-method-kinds.ts";
 
-/** Edits one payment method: PUT /admin/payment-methods/{id}, closed once it is saved. */
+/**
+ * Proposes a change to one payment method: PUT /admin/payment-methods/{id}, closed once it
+ * is stored; it takes effect when a second admin confirms it.
+ */
 export function EditPaymentMethodDialog({
   method,
   onClose,
@@ -39,9 +42,13 @@ export function EditPaymentMethodDialog({
 
   const onValid = async (values: MethodFormValues) => {
     const outcome = await run(
-      { method: "PUT", path: paymentMethodPath(method.id), body: toRequest(method.kind, values) },
       {
-        success: adminMessages.paymentMethodUpdated,
+        method: "PUT",
+        path: paymentMethodPath(method.id),
+        body: toRequest(method.kind, values, method),
+      },
+      {
+        success: adminMessages.paymentMethodChangeProposed,
         failure: "The payment method could not be saved",
       },
     );
@@ -80,12 +87,45 @@ export function EditPaymentMethodDialog({
 
         <PaymentMethodInstructionRows control={control} register={register} errors={errors} />
 
+        <fieldset className="grid gap-3 sm:grid-cols-2">
+          <legend className="mb-1 text-sm font-semibold">Fees</legend>
+          <p className="text-xs text-slate-500 sm:col-span-2 dark:text-slate-400">
+            Taken out of the amount: a deposit credits the amount less its fee, a withdrawal pays
+            out the amount less its fee. 0 and 0 is no fee. A request keeps the fee it was made
+            with.
+          </p>
+          <TextField
+            label="Deposit fee, fixed (USD)"
+            inputMode="decimal"
+            error={errors.deposit_fee_fixed?.message}
+            {...register("deposit_fee_fixed")}
+          />
+          <TextField
+            label="Deposit fee (%)"
+            inputMode="decimal"
+            error={errors.deposit_fee_percent?.message}
+            {...register("deposit_fee_percent")}
+          />
+          <TextField
+            label="Withdrawal fee, fixed (USD)"
+            inputMode="decimal"
+            error={errors.withdrawal_fee_fixed?.message}
+            {...register("withdrawal_fee_fixed")}
+          />
+          <TextField
+            label="Withdrawal fee (%)"
+            inputMode="decimal"
+            error={errors.withdrawal_fee_percent?.message}
+            {...register("withdrawal_fee_percent")}
+          />
+        </fieldset>
+
         <div className="flex flex-col-reverse gap-2 border-t border-slate-200 pt-4 sm:flex-row sm:justify-end dark:border-navy-700">
           <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
             Cancel
           </Button>
           <Button type="submit" busy={isSubmitting}>
-            Save changes
+            Propose change
           </Button>
         </div>
       </form>

@@ -1,21 +1,28 @@
 import { useQuery } from "@tanstack/react-query";
 import type { AdminPaymentMethod } from "@tp/domain/admin-api";
+import { describeFee, feeScheduleOf } from "@tp/domain/fees";
 import { usesWalletAddress } from "@tp/domain/funding";
 import { useState } from "react";
-import { errorMessage } from "../../api/client.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { LoadingScreen } from "../../components/loading-screen.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
+import { FailureState, failureDetails } from "../../components/query-states.tsx";
 import { paymentMethodsQuery } from "../api/payment-methods.ts";
 import { formatDateTime, humanizeKey } from "../components/admin-format.ts";
 import { Flag } from "../components/flag.tsx";
+import { useStaffCan } from "../use-staff-role.ts";
 import { EditPaymentMethodDialog } from "./edit-payment-method-dialog.tsx";
 import { configurationNeeds, kindLabels } from "./payment-method-kinds.ts";
+import { PendingPaymentMethodChanges } from "./pending-payment-method-changes.tsx";
 
-/** Payment methods (PRODUCT.md D7): what traders see on the funding page, edited by staff. */
+/**
+ * Payment methods (PRODUCT.md D7): what traders see on the funding page. An admin's edit is
+ * a proposal that takes effect when a second admin confirms it (the list above the methods).
+ */
 export function PaymentMethodsPage() {
   const query = useQuery(paymentMethodsQuery());
+  const canEdit = useStaffCan("admin");
   const [editing, setEditing] = useState<string | null>(null);
   const method = query.data?.find((item) => item.id === editing) ?? null;
 
@@ -23,18 +30,26 @@ export function PaymentMethodsPage() {
     <>
       <PageTitle
         title="Payment methods"
-        description="A method shows to traders as available once it is active and configured."
+        description="A method shows to traders as available once it is active and configured. A change takes effect when a second admin confirms it."
       />
+      <PendingPaymentMethodChanges />
       {query.isLoading ? (
         <LoadingScreen />
       ) : !query.data ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {errorMessage(query.error, "The payment methods could not be loaded")}
-        </p>
+        <FailureState
+          title="The payment methods could not be loaded"
+          details={failureDetails(query.error)}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       ) : (
         <div className="grid gap-3 md:grid-cols-2 2xl:grid-cols-3">
           {query.data.map((item) => (
-            <MethodCard key={item.id} method={item} onEdit={() => setEditing(item.id)} />
+            <MethodCard
+              key={item.id}
+              method={item}
+              onEdit={canEdit ? () => setEditing(item.id) : null}
+            />
           ))}
         </div>
       )}
@@ -45,7 +60,14 @@ export function PaymentMethodsPage() {
   );
 }
 
-function MethodCard({ method, onEdit }: { method: AdminPaymentMethod; onEdit: () => void }) {
+function MethodCard({
+  method,
+  onEdit,
+}: {
+  method: AdminPaymentMethod;
+  /** Null when the role cannot propose changes. */
+  onEdit: (() => void) | null;
+}) {
   const details = Object.entries(method.additional_details);
   return (
     <Card as="article" className="flex flex-col gap-3">
@@ -56,9 +78,11 @@ function MethodCard({ method, onEdit }: { method: AdminPaymentMethod; onEdit: ()
             {method.id} · {kindLabels[method.kind]}
           </p>
         </div>
-        <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit ${method.name}`}>
-          Edit
-        </Button>
+        {onEdit ? (
+          <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit ${method.name}`}>
+            Edit
+          </Button>
+        ) : null}
       </div>
       <div className="flex flex-wrap gap-1">
         <Flag on={method.is_available} label={method.is_available ? "Available" : "Unavailable"} />
@@ -83,6 +107,13 @@ function MethodCard({ method, onEdit }: { method: AdminPaymentMethod; onEdit: ()
             <dd className="break-words font-medium">{value}</dd>
           </div>
         ))}
+        <div>
+          <dt className="text-slate-500 dark:text-slate-400">Fees</dt>
+          <dd className="font-medium">
+            Deposit: {describeFee(feeScheduleOf(method, "deposit"))} · Withdrawal:{" "}
+            {describeFee(feeScheduleOf(method, "withdrawal"))}
+          </dd>
+        </div>
         {method.instructions.length > 0 ? (
           <div>
             <dt className="text-slate-500 dark:text-slate-400">Instructions</dt>
@@ -90,7 +121,7 @@ function MethodCard({ method, onEdit }: { method: AdminPaymentMethod; onEdit: ()
           </div>
         ) : null}
       </dl>
-      <p className="mt-auto text-[11px] text-slate-400">
+      <p className="mt-auto text-[11px] text-slate-500 dark:text-slate-400">
         Updated {formatDateTime(method.updated_at)}
       </p>
     </Card>

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatUsd } from "@tp/domain/money";
-import { errorMessage } from "../../api/client.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { AlertCircleIcon, CheckCircleIcon } from "../../components/icons.tsx";
 import { LoadingScreen } from "../../components/loading-screen.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
+import { FailureState, failureDetails } from "../../components/query-states.tsx";
 import { ledgerCheckQuery } from "../api/ledger-check.ts";
 import { formatDateTime, humanizeKey } from "../components/admin-format.ts";
 
@@ -43,9 +43,12 @@ export function ReconciliationPage() {
       {query.isLoading ? (
         <LoadingScreen label="Checking the ledger..." />
       ) : !report ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {errorMessage(query.error, "The ledger check could not run")}
-        </p>
+        <FailureState
+          title="The ledger check could not run"
+          details={failureDetails(query.error)}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       ) : (
         <div className="flex flex-col gap-6">
           {report.ok ? (

@@ -5,15 +5,19 @@ import {
   adminMessages,
 } from "@tp/domain/admin-api";
 import type { TradeView } from "@tp/domain/api";
+import { isStaffRole } from "@tp/domain/api";
+import { browserLabel } from "@tp/domain/browser-label";
 import { idTypeLabels, type VerificationView } from "@tp/domain/funding";
 import { formatUsd } from "@tp/domain/money";
+import { signInResultLabels } from "@tp/domain/sessions-api";
 import { type ReactNode, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { errorMessage } from "../../api/client.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { LoadingScreen } from "../../components/loading-screen.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
+import { Pagination } from "../../components/pagination.tsx";
+import { FailureState, failureDetails } from "../../components/query-states.tsx";
 import {
   formatProfitLoss,
   profitLossTone,
@@ -22,7 +26,12 @@ import {
 import { paths } from "../../paths.ts";
 import { verificationFilePath } from "../api/queues.ts";
 import { useRunAdminAction } from "../api/use-run-admin-action.ts";
-import { revokeAllSessionsPath, revokeSessionPath, userDetailQuery } from "../api/users.ts";
+import {
+  revokeAllSessionsPath,
+  revokeSessionPath,
+  userDetailQuery,
+  userSignInHistoryQuery,
+} from "../api/users.ts";
 import { displayName, formatDateTime, humanizeKey } from "../components/admin-format.ts";
 import { ConfirmDialog } from "../components/decision-dialogs.tsx";
 import { FilePreview } from "../components/file-preview.tsx";
@@ -30,6 +39,7 @@ import { Flag } from "../components/flag.tsx";
 import { PortalModal } from "../components/portal-modal.tsx";
 import { type Column, SimpleTable } from "../components/simple-table.tsx";
 import { StatusBadge } from "../components/status-badge.tsx";
+import { useStaffCan } from "../use-staff-role.ts";
 
 type Detail = AdminUserDetail;
 type Session = Detail["sessions"][number];
@@ -70,9 +80,12 @@ export function UserDetailPage() {
     return (
       <div>
         <BackLink />
-        <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-400">
-          {errorMessage(query.error, "The user could not be loaded")}
-        </p>
+        <FailureState
+          title="The user could not be loaded"
+          details={failureDetails(query.error)}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       </div>
     );
   }
@@ -125,7 +138,7 @@ function UserDetail({ detail }: { detail: Detail }) {
               <span>#{user.id}</span>
               <span>{user.email}</span>
               <span>{user.username}</span>
-              {user.role === "admin" ? <Flag on label="Staff" /> : null}
+              {isStaffRole(user.role) ? <Flag on label={`Staff: ${user.role}`} /> : null}
             </span>
           }
         />
@@ -358,6 +371,8 @@ function SessionsList({ userId, sessions }: { userId: number; sessions: Session[
   const [revoking, setRevoking] = useState<number | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
   const active = sessions.filter((session) => sessionState(session) === "Active").length;
+  // Revoking sessions is an admin's (the server refuses anyone else with 403).
+  const canRevoke = useStaffCan("admin");
 
   const revoke = async (sessionId: number) => {
     setRevoking(sessionId);
@@ -369,16 +384,18 @@ function SessionsList({ userId, sessions }: { userId: number; sessions: Session[
 
   return (
     <>
-      <div className="mb-2 flex justify-end">
-        <Button
-          variant="danger"
-          size="sm"
-          disabled={active === 0}
-          onClick={() => setConfirmAll(true)}
-        >
-          Revoke all sessions
-        </Button>
-      </div>
+      {canRevoke ? (
+        <div className="mb-2 flex justify-end">
+          <Button
+            variant="danger"
+            size="sm"
+            disabled={active === 0}
+            onClick={() => setConfirmAll(true)}
+          >
+            Revoke all sessions
+          </Button>
+        </div>
+      ) : null}
       <SimpleTable
         caption="Sessions"
         rows={sessions}
@@ -392,8 +409,11 @@ function SessionsList({ userId, sessions }: { userId: number; sessions: Session[
           {
             header: "Browser",
             cell: (row) => (
-              <span className="line-clamp-2 text-xs text-slate-600 dark:text-slate-400">
-                {row.user_agent ?? "—"}
+              <span
+                title={row.user_agent ?? undefined}
+                className="line-clamp-2 text-xs text-slate-600 dark:text-slate-400"
+              >
+                {row.user_agent ? browserLabel(row.user_agent) : "—"}
               </span>
             ),
           },
@@ -402,7 +422,7 @@ function SessionsList({ userId, sessions }: { userId: number; sessions: Session[
             nowrap: true,
             cell: (row) => {
               const state = sessionState(row);
-              return state === "Active" ? (
+              return state === "Active" && canRevoke ? (
                 <Button
                   variant="secondary"
                   size="sm"
@@ -440,6 +460,54 @@ function SessionsList({ userId, sessions }: { userId: number; sessions: Session[
           <p>The user is signed out on every device and must sign in again.</p>
         </ConfirmDialog>
       ) : null}
+      <SignInHistory userId={userId} />
     </>
+  );
+}
+
+/** The user's sign-in attempts (issue 12, item 5): what the trader sees on their Security page. */
+function SignInHistory({ userId }: { userId: number }) {
+  const [page, setPage] = useState(1);
+  const history = useQuery(userSignInHistoryQuery(userId, page));
+  return (
+    <section aria-labelledby="sign-in-history-title" className="mt-6">
+      <h3 id="sign-in-history-title" className="mb-2 text-sm font-semibold">
+        Sign-in history
+      </h3>
+      {history.isError && history.data === undefined ? (
+        <FailureState
+          title="The sign-in history could not be loaded"
+          details={failureDetails(history.error)}
+          onRetry={() => void history.refetch()}
+          retrying={history.isFetching}
+        />
+      ) : history.isPending ? (
+        <p role="status" className="text-sm text-slate-500">
+          Loading...
+        </p>
+      ) : (
+        <>
+          <SimpleTable
+            caption="Sign-in attempts"
+            rows={history.data.data}
+            rowKey={(attempt) => attempt.id}
+            emptyText="No sign-in attempts."
+            minWidthClass="min-w-[40rem]"
+            columns={[
+              { header: "Time", cell: (row) => formatDateTime(row.attempted_at), nowrap: true },
+              { header: "Address", cell: (row) => row.ip, nowrap: true },
+              { header: "Browser", cell: (row) => row.browser },
+              { header: "Result", cell: (row) => signInResultLabels[row.result], nowrap: true },
+            ]}
+          />
+          <Pagination
+            label="Sign-in history pages"
+            current={history.data.pagination.current_page}
+            last={history.data.pagination.last_page}
+            onPage={setPage}
+          />
+        </>
+      )}
+    </section>
   );
 }

@@ -1,14 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
 import type { AdminUserSummary } from "@tp/domain/admin-api";
+import { isStaffRole } from "@tp/domain/api";
 import { formatUsd } from "@tp/domain/money";
 import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { errorMessage } from "../../api/client.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { SpinnerIcon } from "../../components/icons.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
 import { Pagination } from "../../components/pagination.tsx";
+import { FailureState, failureDetails } from "../../components/query-states.tsx";
+import { TableScroller } from "../../components/table-scroller.tsx";
 import { userSearchQuery } from "../api/users.ts";
 import { adminUserPath, displayName, formatDateTime } from "../components/admin-format.ts";
 import { Flag } from "../components/flag.tsx";
@@ -70,9 +72,12 @@ export function UsersPage() {
         </div>
         {rows === undefined ? (
           query.isError ? (
-            <p role="alert" className="px-4 py-10 text-center text-sm text-red-700">
-              {errorMessage(query.error, "The users could not be loaded")}
-            </p>
+            <FailureState
+              title="The users could not be loaded"
+              details={failureDetails(query.error)}
+              onRetry={() => void query.refetch()}
+              retrying={query.isFetching}
+            />
           ) : (
             <p role="status" className="px-4 py-10 text-center text-sm text-slate-500">
               Loading...
@@ -81,7 +86,7 @@ export function UsersPage() {
         ) : rows.length === 0 ? (
           <p className="px-4 py-10 text-center text-sm text-slate-500">No user matches.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <TableScroller label="Users" className="">
             <table className="w-full min-w-[48rem] text-sm">
               <caption className="sr-only">Users</caption>
               <thead className="border-b border-slate-200 dark:border-navy-700">
@@ -109,7 +114,7 @@ export function UsersPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroller>
         )}
         <div className="px-4 pb-3">
           <Pagination
@@ -141,7 +146,7 @@ function UserRow({ user }: { user: AdminUserSummary }) {
       </td>
       <td className={cell}>
         <div className="flex flex-wrap gap-1">
-          {user.role === "admin" ? <Flag on label="Staff" /> : null}
+          {isStaffRole(user.role) ? <Flag on label={`Staff: ${user.role}`} /> : null}
           <Flag
             on={user.email_verified_at !== null}
             label={user.email_verified_at ? "E-mail verified" : "E-mail unverified"}

@@ -10,6 +10,7 @@ import { FilePreview } from "../components/file-preview.tsx";
 import { factIfSet, QueueDetail, QueueRow, reviewedFacts } from "../components/queue-item.tsx";
 import { Facts } from "../components/queue-layout.tsx";
 import { QueuePage } from "../components/queue-page.tsx";
+import { useStaffCan } from "../use-staff-role.ts";
 
 function idTypeLabel(verification: AdminVerificationView): string {
   return verification.id_type ? idTypeLabels[verification.id_type] : "ID type not given";
@@ -53,6 +54,7 @@ function VerificationDetail({
   const [approving, setApproving] = useState(false);
   const name = displayName(verification.trader.name, verification.trader.email);
   const pending = verification.status === "pending";
+  const canDecide = useStaffCan("reviewer");
 
   const approve = async () => {
     setApproving(true);
@@ -86,7 +88,7 @@ function VerificationDetail({
         </p>
       }
       actions={
-        pending ? (
+        pending && canDecide ? (
           <>
             <Button
               variant="danger"

@@ -6,10 +6,17 @@ import { Button } from "../../components/button.tsx";
 import { withdrawalQueueQuery } from "../api/queues.ts";
 import { useQueueDecision } from "../api/use-queue-decision.ts";
 import { displayName, formatDateTime, humanizeKey } from "../components/admin-format.ts";
-import { TextDecisionDialog } from "../components/decision-dialogs.tsx";
+import { ConfirmDialog, TextDecisionDialog } from "../components/decision-dialogs.tsx";
+import {
+  AwaitingSecondBadge,
+  approvalStep,
+  awaitingSecondApproval,
+  fourEyesFacts,
+} from "../components/four-eyes.tsx";
 import { factIfSet, QueueDetail, QueueRow, reviewedFacts } from "../components/queue-item.tsx";
 import { Facts } from "../components/queue-layout.tsx";
 import { QueuePage } from "../components/queue-page.tsx";
+import { useSignedInUserId, useStaffCan } from "../use-staff-role.ts";
 
 /** Withdrawals queue (PRODUCT.md D4, D7): pay out and record the reference, or reject (hold released). */
 export function WithdrawalsPage() {
@@ -29,6 +36,11 @@ export function WithdrawalsPage() {
           item={withdrawal}
           facts={[withdrawal.method, formatDateTime(withdrawal.created_at)]}
           amount={formatUsd(withdrawal.amount)}
+          badge={
+            awaitingSecondApproval(withdrawal, withdrawal.status === "pending") ? (
+              <AwaitingSecondBadge />
+            ) : null
+          }
         />
       )}
       renderDetail={(withdrawal, onDecided) => (
@@ -80,8 +92,12 @@ function WithdrawalDetail({
   const decide = useQueueDecision("withdrawals", withdrawal.id, onDecided);
   const [dialog, setDialog] = useState<Dialog>(null);
   const amount = formatUsd(withdrawal.amount);
+  // The fee was fixed at the request and stays with the platform: staff send the rest.
+  const payout = formatUsd(withdrawal.net_amount);
   const name = displayName(withdrawal.trader.name, withdrawal.trader.email);
   const pending = withdrawal.status === "pending";
+  const canDecide = useStaffCan("reviewer");
+  const step = approvalStep(withdrawal.four_eyes, useSignedInUserId());
 
   const approve = (payoutReference: string) =>
     decide(
@@ -89,6 +105,12 @@ function WithdrawalDetail({
       { payout_reference: payoutReference },
       { success: adminMessages.withdrawalPaid, failure: "The withdrawal could not be approved" },
     );
+  // Above the threshold the first approval pays nothing, so it carries no payout reference.
+  const approveFirst = () =>
+    decide("approve", undefined, {
+      success: adminMessages.withdrawalFirstApproval,
+      failure: "The withdrawal could not be approved",
+    });
   const reject = (reason: string) =>
     decide(
       "reject",
@@ -104,15 +126,28 @@ function WithdrawalDetail({
       item={withdrawal}
       titleId={`withdrawal-${withdrawal.id}-title`}
       title={<>Withdrawal #{withdrawal.id}</>}
-      summary={<p className="mt-1 text-2xl font-bold tabular-nums">{amount}</p>}
+      summary={
+        <>
+          <p className="mt-1 text-2xl font-bold tabular-nums">{amount}</p>
+          {withdrawal.fee > 0 ? (
+            <p className="text-sm text-slate-600 tabular-nums dark:text-slate-400">
+              Fee {formatUsd(withdrawal.fee)} · pay out {payout}
+            </p>
+          ) : null}
+        </>
+      }
       actions={
-        pending ? (
+        pending && canDecide ? (
           <>
             <Button variant="danger" size="sm" onClick={() => setDialog("reject")}>
               Reject
             </Button>
-            <Button size="sm" onClick={() => setDialog("approve")}>
-              Mark as paid
+            <Button size="sm" disabled={step === "own"} onClick={() => setDialog("approve")}>
+              {step === "first"
+                ? "Approve (1 of 2)"
+                : step === "own"
+                  ? "Awaiting another reviewer"
+                  : "Mark as paid"}
             </Button>
           </>
         ) : null
@@ -124,6 +159,7 @@ function WithdrawalDetail({
           items={[
             ["Reference", withdrawal.transaction_hash],
             ["Requested", formatDateTime(withdrawal.created_at)],
+            ...fourEyesFacts(withdrawal.four_eyes, pending),
             ...reviewedFacts(withdrawal),
             ...factIfSet("Payout reference", withdrawal.payout_reference),
             ...factIfSet("Reason", withdrawal.rejection_reason),
@@ -131,20 +167,38 @@ function WithdrawalDetail({
         />
       </div>
 
-      {dialog === "approve" ? (
+      {dialog === "approve" && step === "first" ? (
+        <ConfirmDialog
+          title={`Approve withdrawal #${withdrawal.id}?`}
+          confirmLabel="Give first approval"
+          onConfirm={approveFirst}
+          onClose={() => setDialog(null)}
+        >
+          <p>
+            {amount} is above the four-eyes threshold. Do not pay it yet: your approval is recorded,
+            and a second reviewer pays <strong>{name}</strong> ({withdrawal.trader.email}) and
+            records the payout reference.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      {dialog === "approve" && step !== "first" ? (
         <TextDecisionDialog
           title={`Mark withdrawal #${withdrawal.id} as paid`}
           fieldLabel="Payout reference"
           fieldName="payout_reference"
           hint="The transaction id or bank reference of the payment you made."
-          schema={approveWithdrawalSchema.shape.payout_reference}
-          submitLabel={`Confirm ${amount} paid`}
+          schema={approveWithdrawalSchema.shape.payout_reference.unwrap()}
+          submitLabel={`Confirm ${payout} paid`}
           onSubmit={approve}
           onClose={() => setDialog(null)}
         >
           <p className="mb-3">
-            Confirm that you have paid <strong>{amount}</strong> to <strong>{name}</strong> (
-            {withdrawal.trader.email}). The held amount leaves their balance for good.
+            Confirm that you have paid <strong>{payout}</strong> to <strong>{name}</strong> (
+            {withdrawal.trader.email}).
+            {withdrawal.fee > 0
+              ? ` That is ${amount} less the ${formatUsd(withdrawal.fee)} fee.`
+              : ""}{" "}
+            The held amount leaves their balance for good.
           </p>
           <PayoutDetails withdrawal={withdrawal} />
         </TextDecisionDialog>

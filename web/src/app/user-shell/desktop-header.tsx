@@ -1,15 +1,17 @@
 import type { UserView } from "@tp/domain/api";
+import { isStaffRole } from "@tp/domain/api";
 import { Link, NavLink } from "react-router";
 import { useSignOut } from "../../auth/use-sign-out.ts";
+import { app_name } from "../../brand.ts";
 import { Button, ButtonLink } from "../../components/button.tsx";
-import { BlocksIcon, LogoutIcon, NewsIcon, PhoneIcon } from "../../components/icons.tsx";
+import { LogoutIcon, PhoneIcon } from "../../components/icons.tsx";
 import { Logo } from "../../components/logo.tsx";
 import { ThemeToggle } from "../../components/theme-toggle.tsx";
 import { paths } from "../../paths.ts";
-import { accountMenu, settingsMenu, statementsMenu } from "./nav-items.ts";
+import { accountMenu, settingsMenu, statementsMenu, useMarketInfoLinks } from "./nav-items.ts";
 import { NavMenu, navTopItemClass } from "./nav-menu.tsx";
 import { NotificationBell } from "./notification-bell.tsx";
-import { StatusIndicator } from "./status-indicator.tsx";
+import { AccountStatusIndicator, ConnectionIndicator } from "./status-indicator.tsx";
 
 const iconLink = ({ isActive }: { isActive: boolean }) =>
   `inline-flex size-9 items-center justify-center rounded-lg transition-colors ${
@@ -19,11 +21,16 @@ const iconLink = ({ isActive }: { isActive: boolean }) =>
 /** SPEC §2 "Navigation", desktop: the top bar and the secondary nav below it. */
 export function DesktopHeader({ user, unreadCount }: { user: UserView; unreadCount: number }) {
   const { signOut, isSigningOut } = useSignOut();
+  const marketInfoLinks = useMarketInfoLinks();
   return (
     <header className="sticky top-0 z-40 hidden shadow-md md:block">
       <div className="bg-navy-950">
         <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 lg:px-8">
-          <Link to={paths.user.dashboard} aria-label="Dashboard" className="shrink-0 rounded">
+          <Link
+            to={paths.user.dashboard}
+            aria-label={`${app_name} dashboard`}
+            className="shrink-0 rounded"
+          >
             <Logo />
           </Link>
           <div className="ml-auto flex items-center gap-3 lg:gap-5">
@@ -34,7 +41,10 @@ export function DesktopHeader({ user, unreadCount }: { user: UserView; unreadCou
               <PhoneIcon className="size-4" />
               Call back
             </Link>
-            <StatusIndicator />
+            {/* SPEC §2's Status indicator is the account status (SPEC §4); the connection
+                state sits beside it (issue 13). */}
+            <AccountStatusIndicator user={user} />
+            <ConnectionIndicator />
             <div className="flex flex-col leading-tight">
               <span className="text-[11px] uppercase tracking-wide text-navy-300">
                 Account Level
@@ -65,22 +75,11 @@ export function DesktopHeader({ user, unreadCount }: { user: UserView; unreadCou
           aria-label="Account sections"
           className="mx-auto flex h-11 max-w-7xl items-center gap-1 px-4 lg:px-8"
         >
-          <NavLink
-            to={paths.user.blockchainStats}
-            aria-label="Blockchain stats"
-            title="Blockchain stats"
-            className={iconLink}
-          >
-            <BlocksIcon className="size-4.5" />
-          </NavLink>
-          <NavLink
-            to={paths.user.cryptoNews}
-            aria-label="Crypto news"
-            title="Crypto news"
-            className={iconLink}
-          >
-            <NewsIcon className="size-4.5" />
-          </NavLink>
+          {marketInfoLinks.map(({ to, label, icon: LinkIcon }) => (
+            <NavLink key={to} to={to} aria-label={label} title={label} className={iconLink}>
+              <LinkIcon className="size-4.5" />
+            </NavLink>
+          ))}
           <span aria-hidden="true" className="mx-2 h-5 w-px bg-white/10" />
           <NavLink to={paths.user.dashboard} className={navTopItemClass}>
             TRADING
@@ -91,7 +90,7 @@ export function DesktopHeader({ user, unreadCount }: { user: UserView; unreadCou
           <NavLink to={paths.user.referrals} className={navTopItemClass}>
             MY REFERRALS
           </NavLink>
-          {user.role === "admin" && (
+          {isStaffRole(user.role) && (
             <NavLink to={paths.admin.root} className={navTopItemClass}>
               BACK OFFICE
             </NavLink>

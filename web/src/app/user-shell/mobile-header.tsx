@@ -1,8 +1,10 @@
 import type { UserView } from "@tp/domain/api";
-import { useEffect, useRef, useState } from "react";
+import { isStaffRole } from "@tp/domain/api";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useSignOut } from "../../auth/use-sign-out.ts";
-import { AccountStatusBadge } from "../../components/account-status.tsx";
+import { app_name } from "../../brand.ts";
+import { AccountStatusExplained } from "../../components/account-status.tsx";
 import {
   CloseIcon,
   HistoryIcon,
@@ -16,8 +18,11 @@ import {
   WalletIcon,
 } from "../../components/icons.tsx";
 import { Logo } from "../../components/logo.tsx";
+import { useDialogFocus } from "../../components/use-dialog-focus.ts";
 import { paths } from "../../paths.ts";
+import { useMarketInfoLinks } from "./nav-items.ts";
 import { NotificationBell } from "./notification-bell.tsx";
+import { ConnectionIndicator } from "./status-indicator.tsx";
 
 /** SPEC §2: the mobile panel's Account Level is the fixed text Basic. */
 const mobile_account_level = "Basic";
@@ -43,25 +48,24 @@ export function MobileHeader({ user, unreadCount }: { user: UserView; unreadCoun
   const { pathname } = useLocation();
   const closeRef = useRef<HTMLButtonElement>(null);
   const { signOut, isSigningOut } = useSignOut();
+  const marketInfoLinks = useMarketInfoLinks();
 
   useEffect(() => {
     if (pathname) setOpen(false);
   }, [pathname]);
 
-  useEffect(() => {
-    if (!open) return;
-    closeRef.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setOpen(false);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [open]);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDialogFocus(open, panelRef, { onEscape: close, initialFocus: closeRef });
 
   return (
     <header className="sticky top-0 z-50 bg-navy-950 shadow-md md:hidden">
       <div className="flex h-14 items-center gap-2 px-4">
-        <Link to={paths.user.dashboard} aria-label="Dashboard" className="shrink-0 rounded">
+        <Link
+          to={paths.user.dashboard}
+          aria-label={`${app_name} dashboard`}
+          className="shrink-0 rounded"
+        >
           <Logo />
         </Link>
         <div className="ml-auto flex items-center gap-1">
@@ -87,6 +91,7 @@ export function MobileHeader({ user, unreadCount }: { user: UserView; unreadCoun
           onClick={() => setOpen(false)}
         />
         <div
+          ref={panelRef}
           id="user-mobile-panel"
           role="dialog"
           aria-modal="true"
@@ -111,33 +116,41 @@ export function MobileHeader({ user, unreadCount }: { user: UserView; unreadCoun
             <div>
               <dt className="text-xs text-slate-500 dark:text-slate-400">Account Status</dt>
               <dd className="mt-1">
-                <AccountStatusBadge user={user} />
+                <AccountStatusExplained user={user} />
               </dd>
             </div>
             <div>
               <dt className="text-xs text-slate-500 dark:text-slate-400">Account Level</dt>
               <dd className="mt-1 text-sm font-semibold">{mobile_account_level}</dd>
             </div>
+            {/* Mounted only while open: one connection indicator on screen at a time. */}
+            {open ? (
+              <div className="col-span-2">
+                <ConnectionIndicator tone="light" />
+              </div>
+            ) : null}
           </dl>
           <nav aria-label="Account menu" className="flex flex-col p-2">
-            {(user.role === "admin" ? [...panelLinks, backOfficeLink] : panelLinks).map(
-              ({ to, label, icon: LinkIcon }) => (
-                <NavLink
-                  key={to}
-                  to={to}
-                  className={({ isActive }) =>
-                    `flex items-center gap-3 rounded-lg px-3 py-3 text-sm font-medium ${
-                      isActive
-                        ? "bg-brand-600/10 text-brand-700 dark:text-brand-400"
-                        : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-navy-800"
-                    }`
-                  }
-                >
-                  <LinkIcon className="size-5" />
-                  {label}
-                </NavLink>
-              ),
-            )}
+            {[
+              ...panelLinks,
+              ...marketInfoLinks,
+              ...(isStaffRole(user.role) ? [backOfficeLink] : []),
+            ].map(({ to, label, icon: LinkIcon }) => (
+              <NavLink
+                key={to}
+                to={to}
+                className={({ isActive }) =>
+                  `flex items-center gap-3 rounded-lg px-3 py-3 text-sm font-medium ${
+                    isActive
+                      ? "bg-brand-600/10 text-brand-700 dark:text-brand-400"
+                      : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-navy-800"
+                  }`
+                }
+              >
+                <LinkIcon className="size-5" />
+                {label}
+              </NavLink>
+            ))}
           </nav>
           <div className="mt-auto p-4">
             <button

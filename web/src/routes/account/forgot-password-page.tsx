@@ -12,12 +12,14 @@ import { TextField } from "../../components/form-fields.tsx";
 import { CheckCircleIcon } from "../../components/icons.tsx";
 import { applyServerFieldErrors } from "../../components/server-field-errors.ts";
 import { TextLink } from "../../components/text-link.tsx";
+import { useProofOfWork } from "../../components/use-proof-of-work.tsx";
 import { paths } from "../../paths.ts";
 
 const request_failed_text = "The reset link could not be requested. Please try again.";
 
 export function ForgotPasswordPage() {
   const forgotPassword = useForgotPasswordMutation();
+  const challenge = useProofOfWork();
   const [sentMessage, setSentMessage] = useState<string | null>(null);
   const {
     register,
@@ -31,9 +33,10 @@ export function ForgotPasswordPage() {
 
   const onValid = async (values: EmailOnlyRequest) => {
     try {
-      const reply = await forgotPassword.mutateAsync(values);
+      const reply = await forgotPassword.mutateAsync(challenge.withPayload(values));
       setSentMessage(reply.message ?? serverMessages.forgotPasswordNeutral);
     } catch (error) {
+      challenge.afterFailure(error);
       applyServerFieldErrors(error, setError, ["email"]);
       toast.error(errorMessage(error, request_failed_text));
     }
@@ -62,6 +65,7 @@ export function ForgotPasswordPage() {
             error={errors.email?.message}
             {...register("email")}
           />
+          {challenge.field}
           <Button type="submit" size="lg" busy={isSubmitting}>
             Send reset link
           </Button>

@@ -5,6 +5,7 @@ import { useResendVerificationEmailMutation } from "../../api/email-resend.ts";
 import { AuthCard } from "../../components/auth-card.tsx";
 import { Button, ButtonLink } from "../../components/button.tsx";
 import { MailIcon } from "../../components/icons.tsx";
+import { useProofOfWork } from "../../components/use-proof-of-work.tsx";
 import { paths } from "../../paths.ts";
 import { readStorage, storageKeys } from "../../storage.ts";
 
@@ -14,13 +15,15 @@ const resend_failed_text = "The verification email could not be resent. Please t
 export function WelcomePage() {
   const email = readStorage(storageKeys.registrationEmail);
   const resend = useResendVerificationEmailMutation();
+  const challenge = useProofOfWork();
 
   const onResend = async () => {
     if (email === null) return;
     try {
-      await resend.mutateAsync({ email });
+      await resend.mutateAsync(challenge.withPayload({ email }));
       toast.success(uiMessages.resendSuccess);
     } catch (error) {
+      challenge.afterFailure(error);
       toast.error(errorMessage(error, resend_failed_text));
     }
   };
@@ -43,6 +46,7 @@ export function WelcomePage() {
           </p>
         )}
         <div className="mt-6 flex w-full flex-col gap-3">
+          {challenge.field}
           <Button
             variant="secondary"
             size="lg"

@@ -1,11 +1,12 @@
 import type { UserView } from "@tp/domain/api";
-import { uiMessages } from "@tp/domain/messages";
+import { stateMessages, uiMessages } from "@tp/domain/messages";
 import { formatUsd } from "@tp/domain/money";
 import { useId } from "react";
 import toast from "react-hot-toast/headless";
 import { errorMessage } from "../../api/client.ts";
 import { usePracticeTopUpMutation } from "../../api/practice-top-up.ts";
 import type { AccountKind } from "../../api/trade-history.ts";
+import { useTradingConditions } from "../../api/trading-conditions.ts";
 import { Button, ButtonLink } from "../../components/button.tsx";
 import { paths } from "../../paths.ts";
 
@@ -29,6 +30,13 @@ export function AccountSwitcher({
   onAccount: (account: AccountKind) => void;
 }) {
   const topUp = usePracticeTopUpMutation();
+  // The server tops up only below its level (PRACTICE_BALANCE_DOLLARS): at or above it the
+  // button is disabled and says why, instead of answering every press with an error.
+  const topUpLevel = useTradingConditions().data?.practice_top_up_level;
+  const topUpNotNeeded =
+    topUpLevel !== undefined && user.account.practice_balance >= topUpLevel
+      ? stateMessages.topUpAtLevel(formatUsd(topUpLevel))
+      : null;
   const holder = `${user.account.first_name} ${user.account.last_name}`;
   const idPrefix = useId();
 
@@ -95,13 +103,29 @@ export function AccountSwitcher({
                 Deposit
               </ButtonLink>
             ) : (
-              <Button variant="secondary" size="sm" onClick={onTopUp} busy={topUp.isPending}>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={onTopUp}
+                busy={topUp.isPending}
+                disabled={topUpNotNeeded !== null}
+                aria-describedby={topUpNotNeeded === null ? undefined : `${idPrefix}-top-up-reason`}
+                title={topUpNotNeeded ?? undefined}
+              >
                 Top-up
               </Button>
             )}
           </div>
         );
       })}
+      {topUpNotNeeded !== null ? (
+        <p
+          id={`${idPrefix}-top-up-reason`}
+          className="px-1 text-xs text-slate-500 dark:text-slate-400"
+        >
+          {topUpNotNeeded}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -21,6 +21,21 @@ export const chartPalettes = {
 
 export const candle_up_color = "#10b981";
 export const candle_down_color = "#ef4444";
+/** The line and area types' price line: the brand blue (brand-500). */
+export const price_line_color = "#3b82f6";
+
+/**
+ * Indicator lines: hues apart from the candles' green and red and the brand blue, readable
+ * on both the white and the navy background.
+ */
+export const indicatorColors = {
+  sma: "#f59e0b",
+  ema: "#d946ef",
+  bollinger: "#0ea5e9",
+  bollingerMiddle: "#64748b",
+  rsi: "#8b5cf6",
+  rsiGuide: "#94a3b8",
+} as const;
 
 export function themeOptions(theme: Theme): DeepPartial<ChartOptions> {
   const palette = chartPalettes[theme];
@@ -31,6 +46,8 @@ export function themeOptions(theme: Theme): DeepPartial<ChartOptions> {
       // The logo is drawn with an injected <style>, which the CSP forbids; the page
       // credits the library in text under the chart instead (licence NOTICE).
       attributionLogo: false,
+      // The line between the price and the RSI pane, in the border colour of each theme.
+      panes: { separatorColor: palette.border, separatorHoverColor: palette.grid },
     },
     grid: {
       vertLines: { color: palette.grid },
@@ -93,6 +110,8 @@ export function baseOptions(theme: Theme, showSeconds: boolean): DeepPartial<Cha
       timeVisible: true,
       secondsVisible: showSeconds,
       rightOffset: 6,
+      // A short history spread over the width stays a row of candles, not a few slabs.
+      maxBarSpacing: 24,
       tickMarkFormatter: tickMarkLabel,
     },
   };

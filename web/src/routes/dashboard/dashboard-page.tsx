@@ -1,13 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import type { TradeView } from "@tp/domain/api";
-import { DEFAULT_CHART_SYMBOL } from "@tp/domain/catalogue";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useMarkets } from "../../api/markets.ts";
 import { dashboard_refetch_ms, dashboard_stale_ms, dashboardRetry } from "../../api/polling.ts";
 import {
   type AccountKind,
   dashboard_trades_max,
-  history_page_size,
   tradeHistoryQueryOptions,
 } from "../../api/trade-history.ts";
 import { userQueryOptions } from "../../api/user.ts";
@@ -16,8 +14,11 @@ import { DocumentTitle } from "../../components/document-title.tsx";
 import { TradeAuditDialog } from "../../components/trade-audit-dialog.tsx";
 import { useNow } from "../../components/use-now.ts";
 import { useIsLive, useStream } from "../../stream/stream-context.ts";
+import { TwoFactorPrompt } from "../../two-factor/two-factor-prompt.tsx";
 import { MarketOverview } from "./market-overview.tsx";
+import { useMarketSelection } from "./market-selection.ts";
 import { MarketSlideOver } from "./market-slide-over.tsx";
+import { MarketStateBanner } from "./market-state-banner.tsx";
 import { OpenTrades, visibleOpenTrades } from "./open-trades.tsx";
 import { PriceChart } from "./price-chart.tsx";
 import { RecentTrades } from "./recent-trades.tsx";
@@ -77,10 +78,12 @@ export function DashboardPage() {
     [trades.data, now],
   );
 
-  const [chartSymbol, setChartSymbol] = useState<string>(DEFAULT_CHART_SYMBOL);
+  // One selection (issue 11): the chart shows what the trade box trades.
+  const selection = useMarketSelection();
+  const chartSymbol = selection.symbol;
   const [switching, setSwitching] = useState(false);
   const switchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const form = useTradeForm(setChartSymbol);
+  const form = useTradeForm(selection);
   const [marketsOpen, setMarketsOpen] = useState(false);
   const [audited, setAudited] = useState<TradeView | null>(null);
 
@@ -91,12 +94,12 @@ export function DashboardPage() {
     [],
   );
 
+  // SPEC §4: a market picked in the left panel shows the spinner first; so does the ticker.
   const { pickAsset } = form;
   const pickMarket = useCallback(
     (symbol: string) => {
       setMarketsOpen(false);
       pickAsset(symbol);
-      setChartSymbol(symbol);
       setSwitching(true);
       if (switchTimer.current !== null) clearTimeout(switchTimer.current);
       switchTimer.current = setTimeout(() => {
@@ -112,13 +115,19 @@ export function DashboardPage() {
       <DocumentTitle title="Dashboard" />
       <h1 className="sr-only">Trading dashboard</h1>
       <div className="grid grid-cols-1 gap-4">
-        <TickerStrip markets={marketMap} />
+        <TwoFactorPrompt />
+        <TickerStrip markets={marketMap} selected={chartSymbol} onPick={pickMarket} />
         <div className="grid items-start gap-4 md:grid-cols-[minmax(0,1fr)_19.5rem] lg:grid-cols-[14rem_minmax(0,1fr)_19.5rem]">
           <aside
             aria-label="Market overview"
             className="hidden h-full max-h-[calc(600px+7.5rem)] overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm lg:block dark:border-navy-700 dark:bg-navy-900"
           >
-            <MarketOverview markets={marketMap} selected={chartSymbol} onPick={pickMarket} />
+            <MarketOverview
+              markets={marketMap}
+              marketsQuery={markets}
+              selected={chartSymbol}
+              onPick={pickMarket}
+            />
           </aside>
           <div className="grid min-w-0 grid-cols-1 gap-3">
             <button
@@ -131,6 +140,7 @@ export function DashboardPage() {
               <span aria-hidden="true">☰</span>
               Markets
             </button>
+            <MarketStateBanner symbol={chartSymbol} market={marketMap.get(chartSymbol)} />
             <PriceChart
               symbol={chartSymbol}
               market={marketMap.get(chartSymbol)}
@@ -149,16 +159,16 @@ export function DashboardPage() {
             <OpenTrades trades={openTrades} now={now} onOpen={setAudited} />
           </div>
         </div>
-        <RecentTrades
-          account={account}
-          trades={trades.data?.data.slice(0, history_page_size)}
-          isLoading={trades.isPending}
-          onOpen={setAudited}
-        />
+        <RecentTrades account={account} trades={trades} onOpen={setAudited} />
       </div>
       {marketsOpen ? (
         <MarketSlideOver onClose={() => setMarketsOpen(false)}>
-          <MarketOverview markets={marketMap} selected={chartSymbol} onPick={pickMarket} />
+          <MarketOverview
+            markets={marketMap}
+            marketsQuery={markets}
+            selected={chartSymbol}
+            onPick={pickMarket}
+          />
         </MarketSlideOver>
       ) : null}
       {audited ? <TradeAuditDialog trade={audited} onClose={() => setAudited(null)} /> : null}

@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useRef } from "react";
 import { CloseIcon } from "../../components/icons.tsx";
+import { useDialogFocus } from "../../components/use-dialog-focus.ts";
 
 /**
  * SPEC §2: on small screens the market overview slides over the page from the left. It
@@ -13,18 +14,8 @@ export function MarketSlideOver({
   children: ReactNode;
 }) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    closeRef.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      previous?.focus();
-    };
-  }, [onClose]);
+  const panelRef = useRef<HTMLDivElement>(null);
+  useDialogFocus(true, panelRef, { onEscape: onClose, initialFocus: closeRef });
 
   return (
     <div className="fixed inset-x-0 top-0 bottom-16 z-[45] md:bottom-0 lg:hidden">
@@ -36,6 +27,7 @@ export function MarketSlideOver({
         onClick={onClose}
       />
       <div
+        ref={panelRef}
         role="dialog"
         aria-modal="true"
         aria-label="Markets"

@@ -124,7 +124,7 @@ export function OpenTrades({
                       </>
                     )}
                     {trade.is_practice ? (
-                      <span className="ml-auto text-slate-400 dark:text-slate-500">Practice</span>
+                      <span className="ml-auto text-slate-500 dark:text-slate-400">Practice</span>
                     ) : null}
                   </span>
                 </button>

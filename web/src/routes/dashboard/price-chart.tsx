@@ -1,24 +1,24 @@
 import type { TradeView } from "@tp/domain/api";
 import { chartSymbol, findAsset } from "@tp/domain/catalogue";
 import { useState } from "react";
-import type { CandleInterval } from "../../api/candles.ts";
 import type { MarketView } from "../../api/markets.ts";
 import { SpinnerIcon } from "../../components/icons.tsx";
 import { directionLabel, formatCountdown, formatPrice } from "../../components/trade-format.ts";
 import { useNow } from "../../components/use-now.ts";
 import { useLivePrices } from "../../stream/stream-context.ts";
 import { useDocumentTheme } from "../../theme/use-document-theme.ts";
+import { ChartLegend } from "./chart-legend.tsx";
+import { type ChartSettings, readChartSettings, writeChartSettings } from "./chart-settings.ts";
 import { PriceChartHeader } from "./price-chart-header.tsx";
 import { useCandleChart } from "./use-candle-chart.ts";
 import { useTradePriceLines } from "./use-trade-price-lines.ts";
 
-/** SPEC §4: "Default symbol EURUSD, interval 1" — one-minute bars. */
-export const default_chart_interval: CandleInterval = "1m";
-
 /**
- * The live chart (SPEC §4 "Chart", PRODUCT.md D3): candles from GET /candles, then every
- * tick of the platform's own stream, so what is drawn is what settles. The trader's open
- * trades on this asset are entry-price lines with the time left.
+ * The live chart (SPEC §4 "Chart", PRODUCT.md D3, issue 11): candles from GET /candles, then
+ * every tick of the platform's own stream, so what is drawn is what settles. The trader
+ * picks the type, the interval and indicators (remembered in this browser); a legend shows
+ * the bar under the cursor. The trader's open trades on this asset are entry-price lines
+ * with the time left.
  */
 export function PriceChart({
   symbol,
@@ -33,17 +33,28 @@ export function PriceChart({
 }) {
   const price = useLivePrices([symbol])(symbol);
   const theme = useDocumentTheme();
-  const [barInterval, setBarInterval] = useState<CandleInterval>(default_chart_interval);
+  const [settings, setSettings] = useState<ChartSettings>(readChartSettings);
+  const choose = (next: Partial<ChartSettings>) => {
+    setSettings((was) => {
+      const merged = { ...was, ...next };
+      writeChartSettings(merged);
+      return merged;
+    });
+  };
   const now = useNow();
   const asset = findAsset(symbol);
-  const label = asset ? chartSymbol(asset) : symbol;
-  const { containerRef, builtRef, supported, ready, failed, empty } = useCandleChart(
-    symbol,
-    barInterval,
-    asset?.precision,
-    theme,
-  );
-  useTradePriceLines(builtRef, ready, openTrades, symbol, now);
+  // Honest label: the venue prefix only when a real provider priced it (issue 11).
+  const label = asset ? chartSymbol(asset, price?.source ?? market?.source) : symbol;
+  const { containerRef, drawingRef, supported, ready, drawnKey, failed, empty, legend, shape } =
+    useCandleChart({
+      symbol,
+      interval: settings.interval,
+      type: settings.type,
+      indicators: settings.indicators,
+      precision: asset?.precision,
+      theme,
+    });
+  useTradePriceLines(drawingRef, drawnKey, openTrades, symbol, now);
 
   const busy = switching || (supported && !ready && !failed);
 
@@ -58,8 +69,12 @@ export function PriceChart({
         assetName={asset?.name ?? symbol}
         market={market}
         price={price}
-        barInterval={barInterval}
-        onBarInterval={setBarInterval}
+        barInterval={settings.interval}
+        onBarInterval={(interval) => choose({ interval })}
+        chartType={settings.type}
+        onChartType={(type) => choose({ type })}
+        indicators={settings.indicators}
+        onIndicators={(indicators) => choose({ indicators })}
         now={now}
       />
       <div className="relative h-[360px] sm:h-[460px] lg:h-[600px]">
@@ -67,8 +82,15 @@ export function PriceChart({
           ref={containerRef}
           data-testid="price-chart"
           data-chart-theme={theme}
+          data-chart-type={settings.type}
+          data-chart-interval={settings.interval}
+          data-series-count={shape?.series}
+          data-pane-count={shape?.panes}
           className={`absolute inset-0 ${busy ? "invisible" : ""}`}
         />
+        {ready && !busy ? (
+          <ChartLegend symbol={symbol} interval={settings.interval} legend={legend} />
+        ) : null}
         {!supported || failed ? (
           <div className="absolute inset-0 flex items-center justify-center p-6 text-center text-sm text-slate-500 dark:text-slate-400">
             {failed

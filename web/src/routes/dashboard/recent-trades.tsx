@@ -1,19 +1,26 @@
 import type { TradeView } from "@tp/domain/api";
 import { Link } from "react-router";
-import type { AccountKind } from "../../api/trade-history.ts";
+import {
+  type AccountKind,
+  history_page_size,
+  type TradeHistoryPage,
+} from "../../api/trade-history.ts";
+import { type QueryLike, QueryStates } from "../../components/query-states.tsx";
 import { TradesTable } from "../../components/trades-table.tsx";
 import { paths } from "../../paths.ts";
 
-/** SPEC §2: the recent history under the chart — 10 rows, no pagination, live. */
+/**
+ * SPEC §2: the recent history under the chart — 10 rows, no pagination, live; a failed
+ * read says so with Try again instead of looking like "No tradings found".
+ */
 export function RecentTrades({
   account,
   trades,
-  isLoading,
   onOpen,
 }: {
   account: AccountKind;
-  trades: readonly TradeView[] | undefined;
-  isLoading: boolean;
+  /** The dashboard's trade-history query (its first rows are the recent ones). */
+  trades: QueryLike<TradeHistoryPage>;
   onOpen: (trade: TradeView) => void;
 }) {
   const title = account === "practice" ? "Recent practice trades" : "Recent real trades";
@@ -40,13 +47,20 @@ export function RecentTrades({
           Full history
         </Link>
       </div>
-      <TradesTable
-        caption={title}
-        trades={trades}
-        isLoading={isLoading}
-        showPrices
-        onOpen={onOpen}
-      />
+      <QueryStates
+        query={trades}
+        loadingLabel="Loading trades"
+        failureTitle="Your trades could not be loaded"
+      >
+        {(page) => (
+          <TradesTable
+            caption={title}
+            trades={page.data.slice(0, history_page_size)}
+            showPrices
+            onOpen={onOpen}
+          />
+        )}
+      </QueryStates>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { MarketView } from "../../api/markets.ts";
 import { formatPrice } from "../../components/trade-format.ts";
 import { useLivePrices } from "../../stream/stream-context.ts";
 import { changeTone, formatChange, liveChangePercent } from "./market-change.ts";
+import { MarketStateTag } from "./market-state-tag.tsx";
 import { SimulatedPricesLabel } from "./simulated-prices-label.tsx";
 
 /**
@@ -25,15 +26,20 @@ export const tickerSymbols = [
   "XAUUSD",
 ] as const;
 
+interface TickerProps {
+  markets: ReadonlyMap<string, MarketView>;
+  /** The dashboard's selected asset (marked), and how to select another from the tape. */
+  selected: string;
+  onPick: (symbol: string) => void;
+}
+
 function TickerItems({
   markets,
+  selected,
+  onPick,
   livePrice,
   hidden = false,
-}: {
-  markets: ReadonlyMap<string, MarketView>;
-  livePrice: ReturnType<typeof useLivePrices>;
-  hidden?: boolean;
-}) {
+}: TickerProps & { livePrice: ReturnType<typeof useLivePrices>; hidden?: boolean }) {
   return (
     <ul className="flex shrink-0 items-center" aria-hidden={hidden || undefined}>
       {tickerSymbols.map((symbol) => {
@@ -41,19 +47,30 @@ function TickerItems({
         const live = livePrice(symbol);
         const change = liveChangePercent(market, live);
         return (
-          <li
-            key={symbol}
-            className="flex items-baseline gap-2 whitespace-nowrap border-r border-slate-200 px-4 text-xs dark:border-navy-700"
-          >
-            <span className="font-semibold text-slate-800 dark:text-slate-100">
-              {findAsset(symbol)?.name ?? symbol}
-            </span>
-            <span className="tabular-nums text-slate-700 dark:text-slate-200">
-              {formatPrice(symbol, live?.price ?? market?.price)}
-            </span>
-            <span className={`tabular-nums font-semibold ${changeTone(change)}`}>
-              {formatChange(change)}
-            </span>
+          <li key={symbol} className="border-r border-slate-200 px-1.5 dark:border-navy-700">
+            <button
+              type="button"
+              onClick={() => onPick(symbol)}
+              aria-pressed={symbol === selected}
+              // The second copy only keeps the tape seamless: out of the tab order too.
+              tabIndex={hidden ? -1 : undefined}
+              className={`flex items-baseline gap-2 whitespace-nowrap rounded-md px-2.5 py-0.5 text-xs transition-colors ${
+                symbol === selected
+                  ? "bg-brand-600/10 ring-1 ring-brand-500/30 dark:bg-brand-500/15"
+                  : "hover:bg-slate-50 dark:hover:bg-navy-800"
+              }`}
+            >
+              <span className="font-semibold text-slate-800 dark:text-slate-100">
+                {findAsset(symbol)?.name ?? symbol}
+              </span>
+              <span className="tabular-nums text-slate-700 dark:text-slate-200">
+                {formatPrice(symbol, live?.price ?? market?.price)}
+              </span>
+              <span className={`tabular-nums font-semibold ${changeTone(change)}`}>
+                {formatChange(change)}
+              </span>
+              <MarketStateTag market={market} />
+            </button>
           </li>
         );
       })}
@@ -64,9 +81,10 @@ function TickerItems({
 /**
  * The scrolling strip on top of the dashboard (SPEC §2), live from the stream. It scrolls by
  * a CSS animation over two copies of the list (the second hidden from screen readers); with
- * reduced motion asked for it stands still and scrolls by hand. Hovering pauses it.
+ * reduced motion asked for it stands still and scrolls by hand. Hovering pauses it. Picking
+ * an item selects that asset on the whole dashboard.
  */
-export function TickerStrip({ markets }: { markets: ReadonlyMap<string, MarketView> }) {
+export function TickerStrip({ markets, selected, onPick }: TickerProps) {
   const livePrice = useLivePrices(tickerSymbols);
   const simulated = tickerSymbols.some(
     (symbol) => (livePrice(symbol)?.source ?? markets.get(symbol)?.source) === "simulated",
@@ -83,8 +101,8 @@ export function TickerStrip({ markets }: { markets: ReadonlyMap<string, MarketVi
       ) : null}
       <div className="group min-w-0 flex-1 overflow-hidden py-2.5 motion-reduce:overflow-x-auto">
         <div className="flex w-max animate-ticker group-hover:[animation-play-state:paused] motion-reduce:animate-none">
-          <TickerItems markets={markets} livePrice={livePrice} />
-          <TickerItems markets={markets} livePrice={livePrice} hidden />
+          <TickerItems {...{ markets, selected, onPick, livePrice }} />
+          <TickerItems {...{ markets, selected, onPick, livePrice }} hidden />
         </div>
       </div>
     </section>

@@ -1,12 +1,13 @@
 import type { UserView } from "@tp/domain/api";
 import { expirations } from "@tp/domain/catalogue";
 import { formatUsd } from "@tp/domain/money";
-import { tradeMessages } from "@tp/domain/trade-form";
 import { useId } from "react";
 import type { MarketView } from "../../api/markets.ts";
 import type { AccountKind } from "../../api/trade-history.ts";
+import { useNow } from "../../components/use-now.ts";
 import { useLivePrices } from "../../stream/stream-context.ts";
 import { AccountSwitcher } from "./account-switcher.tsx";
+import { marketBlock } from "./market-block.ts";
 import { TradeDirectionButtons } from "./trade-direction-buttons.tsx";
 import { TradeFields } from "./trade-fields.tsx";
 import { potentialProfit } from "./trade-rules.ts";
@@ -37,11 +38,12 @@ export function TradeBox({
   const flow = useTradeFlow(user, form, isPractice);
   const livePrice = useLivePrices(values.asset ? [values.asset] : []);
   const headingId = useId();
+  const reasonId = useId();
+  const now = useNow();
   const profit = potentialProfit(values.amount, values.expiration);
   const payout = expirations.find((option) => String(option.seconds) === values.expiration);
-  const source = values.asset
-    ? (livePrice(values.asset)?.source ?? markets.get(values.asset)?.source ?? null)
-    : null;
+  // Said before anything is pressed (issue 11 item 7): closed, halted, or no real trading.
+  const block = values.asset ? marketBlock(markets.get(values.asset), isPractice, now) : null;
   const lastPrice = values.asset
     ? (livePrice(values.asset)?.price ?? markets.get(values.asset)?.price)
     : undefined;
@@ -55,11 +57,24 @@ export function TradeBox({
         Trade
       </h2>
       <AccountSwitcher user={user} account={account} onAccount={onAccount} />
-
-      {!isPractice && source === "simulated" ? (
-        <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:bg-amber-500/10 dark:text-amber-200">
-          {tradeMessages.simulatedRealRefused}
-        </p>
+      {/* Where the real account was chosen: seen at once, before the form is filled. */}
+      {block?.kind === "real_unavailable" ? (
+        <div
+          id={reasonId}
+          className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:bg-amber-400/10 dark:text-amber-100"
+        >
+          <p className="font-semibold">{block.message}</p>
+          <p className="mt-1">
+            <button
+              type="button"
+              onClick={() => onAccount("practice")}
+              className="font-semibold underline underline-offset-2 hover:no-underline"
+            >
+              Use the Practice Account
+            </button>{" "}
+            to trade this market on simulated prices.
+          </p>
+        </div>
       ) : null}
 
       <form
@@ -80,7 +95,23 @@ export function TradeBox({
             {formatUsd(profit)}
           </output>
         </div>
-        <TradeDirectionButtons onDirection={flow.choose} disabled={flow.isPending} />
+        {block && block.kind !== "real_unavailable" ? (
+          <p
+            id={reasonId}
+            className={`rounded-lg px-3 py-2 text-sm font-semibold tabular-nums ${
+              block.kind === "closed"
+                ? "bg-slate-100 text-slate-800 dark:bg-navy-800 dark:text-slate-100"
+                : "bg-amber-50 text-amber-950 dark:bg-amber-400/10 dark:text-amber-100"
+            }`}
+          >
+            {block.message}
+          </p>
+        ) : null}
+        <TradeDirectionButtons
+          onDirection={flow.choose}
+          disabled={flow.isPending || block !== null}
+          reasonId={block ? reasonId : undefined}
+        />
         <p className="text-center text-xs text-slate-500 dark:text-slate-400">
           {isPractice ? "Trading on your practice balance" : "Trading on your real balance"}
         </p>

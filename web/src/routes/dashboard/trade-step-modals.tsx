@@ -23,7 +23,7 @@ export function TradeStepModals({ flow }: { flow: TradeFlow }) {
           )}
           isProcessing={flow.isPending}
           onCancel={flow.cancel}
-          onConfirm={() => flow.confirm(step.request)}
+          onConfirm={() => flow.confirm(step)}
         />
       ) : null}
     </>

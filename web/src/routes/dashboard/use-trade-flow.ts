@@ -8,10 +8,14 @@ import { readStorage, riskAcknowledgedKey, writeStorage } from "../../storage.ts
 import { checkTrade, type TradeField } from "./trade-rules.ts";
 import type { TradeForm } from "./use-trade-form.ts";
 
-/** The step a chosen trade is at: the risk warning (first real trade), then the confirmation. */
+/**
+ * The step a chosen trade is at: the risk warning (first real trade), then the confirmation.
+ * `riskAcknowledged`: the warning was just acknowledged for this trade; it is remembered
+ * only once the trade is placed (issue 11: a refused trade does not use it up).
+ */
 export type TradeStep =
   | { kind: "risk"; request: PlaceTradeRequest }
-  | { kind: "confirm"; request: PlaceTradeRequest };
+  | { kind: "confirm"; request: PlaceTradeRequest; riskAcknowledged: boolean };
 
 /** The fields a failed check focuses. */
 export interface TradeFieldRefs {
@@ -29,13 +33,15 @@ export interface TradeFlow {
   /** Call or Put: checks the form, then opens the risk warning or the confirmation. */
   choose: (type: "call" | "put") => void;
   acknowledgeRisk: (request: PlaceTradeRequest) => void;
-  confirm: (request: PlaceTradeRequest) => Promise<void>;
+  confirm: (step: Extract<TradeStep, { kind: "confirm" }>) => Promise<void>;
   cancel: () => void;
 }
 
 /**
  * From Call / Put to a placed trade (SPEC §4, §5): the check, the risk warning on the first
  * real-account trade (D6), the confirmation, then POST /trades with a fresh idempotency key.
+ * The acknowledgement is stored when that trade is placed: refused or cancelled, the
+ * warning is asked again, so it always precedes the first real trade that actually runs.
  */
 export function useTradeFlow(user: UserView, form: TradeForm, isPractice: boolean): TradeFlow {
   const [step, setStep] = useState<TradeStep | null>(null);
@@ -57,18 +63,30 @@ export function useTradeFlow(user: UserView, form: TradeForm, isPractice: boolea
     }
     setInvalid(null);
     const acknowledged = readStorage(riskAcknowledgedKey(user.id)) !== null;
-    setStep({ kind: !isPractice && !acknowledged ? "risk" : "confirm", request: check.request });
+    setStep(
+      !isPractice && !acknowledged
+        ? { kind: "risk", request: check.request }
+        : { kind: "confirm", request: check.request, riskAcknowledged: false },
+    );
   };
 
   const acknowledgeRisk = (request: PlaceTradeRequest) => {
-    writeStorage(riskAcknowledgedKey(user.id), new Date().toISOString());
-    setStep({ kind: "confirm", request });
+    setStep({ kind: "confirm", request, riskAcknowledged: true });
   };
 
-  const confirm = async (request: PlaceTradeRequest) => {
+  const confirm = async ({
+    request,
+    riskAcknowledged,
+  }: {
+    request: PlaceTradeRequest;
+    riskAcknowledged: boolean;
+  }) => {
     try {
       // A fresh key per confirmed trade (PRODUCT.md D9): a retry of this request is a replay.
       const placed = await place.mutateAsync({ request, idempotencyKey: newIdempotencyKey() });
+      if (riskAcknowledged) {
+        writeStorage(riskAcknowledgedKey(user.id), new Date().toISOString());
+      }
       toast.success(placed.message ?? tradeMessages.placed);
       form.clearAfterTrade();
     } catch (error) {

@@ -1,11 +1,6 @@
-import {
-  assetsOfType,
-  DEFAULT_OPTION_TYPE,
-  findAsset,
-  type OptionType,
-  optionTypes,
-} from "@tp/domain/catalogue";
-import { useCallback, useState } from "react";
+import { assetsOfType, findAsset, type OptionType, optionTypes } from "@tp/domain/catalogue";
+import { useCallback, useMemo, useState } from "react";
+import type { MarketSelection } from "./market-selection.ts";
 import type { TradeFormValues } from "./trade-rules.ts";
 
 function firstAssetOf(optionType: OptionType): string {
@@ -20,65 +15,66 @@ export interface TradeForm {
   setAsset: (symbol: string) => void;
   setAmount: (amount: string) => void;
   setExpiration: (expiration: string) => void;
-  /** A market picked in the overview: its option type and the asset itself. */
+  /** An asset picked in the market panel or the ticker: of any type (the type follows). */
   pickAsset: (symbol: string) => void;
   /** SPEC §4: after a placed trade, amount and expiration clear. */
   clearAfterTrade: () => void;
 }
 
 /**
- * The trade form's state (SPEC §3 "Trade form state"), on the dashboard page so the market
- * overview can fill it. `onAssetChosen` hears the trader's own asset choices (the chart
- * follows them).
+ * The trade form's state (SPEC §3 "Trade form state"). Its asset is the dashboard's one
+ * selection (market-selection.ts) and its option type is that asset's type, so whatever
+ * picks an asset (panel, ticker, these selects) moves the form and the chart together. The
+ * form keeps only what is its own: amount, expiration, and whether the trader emptied the
+ * asset select ("Select asset", SPEC §5's first check) while the chart stays where it was.
+ * Every way of picking an asset goes through the selection here, so none is missed.
  */
-export function useTradeForm(onAssetChosen: (symbol: string) => void): TradeForm {
-  const [values, setValues] = useState<TradeFormValues>(() => ({
-    optionType: DEFAULT_OPTION_TYPE,
-    asset: firstAssetOf(DEFAULT_OPTION_TYPE),
-    amount: "",
-    expiration: "",
-  }));
+export function useTradeForm(selection: MarketSelection): TradeForm {
+  const { symbol, select } = selection;
+  const [assetCleared, setAssetCleared] = useState(false);
+  const [amount, setAmount] = useState("");
+  const [expiration, setExpiration] = useState("");
+  const optionType = findAsset(symbol)?.optionType ?? optionTypes[0];
+  const values = useMemo<TradeFormValues>(
+    () => ({ optionType, asset: assetCleared ? "" : symbol, amount, expiration }),
+    [optionType, assetCleared, symbol, amount, expiration],
+  );
 
   const setOptionType = useCallback(
     (next: string) => {
-      const optionType = optionTypes.find((type) => type === next);
-      if (optionType === undefined) return;
-      const asset = firstAssetOf(optionType);
-      setValues((current) => ({ ...current, optionType, asset }));
-      if (asset) onAssetChosen(asset);
+      const type = optionTypes.find((candidate) => candidate === next);
+      if (type === undefined) return;
+      select(firstAssetOf(type));
+      setAssetCleared(false);
     },
-    [onAssetChosen],
+    [select],
   );
 
   const setAsset = useCallback(
-    (symbol: string) => {
-      if (symbol !== "" && !assetsOfType(values.optionType).some((a) => a.symbol === symbol)) {
+    (next: string) => {
+      if (next === "") {
+        setAssetCleared(true);
         return;
       }
-      setValues((current) => ({ ...current, asset: symbol }));
-      if (symbol !== "") onAssetChosen(symbol);
+      if (!assetsOfType(optionType).some((asset) => asset.symbol === next)) return;
+      select(next);
+      setAssetCleared(false);
     },
-    [values.optionType, onAssetChosen],
+    [optionType, select],
   );
 
-  const pickAsset = useCallback((symbol: string) => {
-    const asset = findAsset(symbol);
-    if (!asset) return;
-    setValues((current) => ({ ...current, optionType: asset.optionType, asset: symbol }));
+  const pickAsset = useCallback(
+    (next: string) => {
+      select(next);
+      setAssetCleared(false);
+    },
+    [select],
+  );
+
+  const clearAfterTrade = useCallback(() => {
+    setAmount("");
+    setExpiration("");
   }, []);
-
-  const setAmount = useCallback(
-    (amount: string) => setValues((current) => ({ ...current, amount })),
-    [],
-  );
-  const setExpiration = useCallback(
-    (expiration: string) => setValues((current) => ({ ...current, expiration })),
-    [],
-  );
-  const clearAfterTrade = useCallback(
-    () => setValues((current) => ({ ...current, amount: "", expiration: "" })),
-    [],
-  );
 
   return {
     values,

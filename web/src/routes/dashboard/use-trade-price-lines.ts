@@ -2,23 +2,24 @@ import type { TradeView } from "@tp/domain/api";
 import { formatUsd } from "@tp/domain/money";
 import { type RefObject, useEffect } from "react";
 import { directionLabel, formatCountdown } from "../../components/trade-format.ts";
+import type { ChartDrawing } from "./chart-drawing.ts";
 import { candle_down_color, candle_up_color } from "./chart-options.ts";
-import type { BuiltChart } from "./use-candle-chart.ts";
 
 /**
  * The trader's open trades on this symbol as entry-price lines on the chart, their titles
- * counting down each second; a line goes when its trade is no longer open.
+ * counting down each second; a line goes when its trade is no longer open. `drawnKey`
+ * changes when the price series is drawn anew (another type): the lines are put back on it.
  */
 export function useTradePriceLines(
-  builtRef: RefObject<BuiltChart | null>,
-  ready: boolean,
+  drawingRef: RefObject<ChartDrawing | null>,
+  drawnKey: string | null,
   openTrades: readonly TradeView[],
   symbol: string,
   now: number,
 ): void {
   useEffect(() => {
-    const built = builtRef.current;
-    if (!ready || built === null) return;
+    const drawing = drawingRef.current;
+    if (drawnKey === null || drawing === null) return;
     const wanted = new Set<number>();
     for (const trade of openTrades) {
       if (trade.asset !== symbol || trade.status !== "open") continue;
@@ -27,14 +28,14 @@ export function useTradePriceLines(
       const title = `${directionLabel(trade.type).toUpperCase()} ${formatUsd(trade.amount)} · ${
         left > 0 ? formatCountdown(left) : "settling"
       }`;
-      const line = built.lines.get(trade.id);
+      const line = drawing.lines.get(trade.id);
       if (line) {
         line.applyOptions({ title });
       } else {
         const color = trade.type === "call" ? candle_up_color : candle_down_color;
-        built.lines.set(
+        drawing.lines.set(
           trade.id,
-          built.series.createPriceLine({
+          drawing.series.createPriceLine({
             price: trade.entry_price,
             color,
             lineWidth: 2,
@@ -45,10 +46,10 @@ export function useTradePriceLines(
         );
       }
     }
-    for (const [id, line] of built.lines) {
+    for (const [id, line] of drawing.lines) {
       if (wanted.has(id)) continue;
-      built.series.removePriceLine(line);
-      built.lines.delete(id);
+      drawing.series.removePriceLine(line);
+      drawing.lines.delete(id);
     }
-  }, [builtRef, ready, openTrades, symbol, now]);
+  }, [drawingRef, drawnKey, openTrades, symbol, now]);
 }

@@ -2,9 +2,13 @@ import { WalletIcon } from "../../components/icons.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
 import { DepositFlow } from "../../funding/deposit-flow.tsx";
 import { FundingBanner } from "../../funding/funding-banner.tsx";
+import { RealTradingNotice } from "../../funding/real-trading-notice.tsx";
 import { fundingTabs } from "./funding-tabs.ts";
 
-/** SPEC §2 "Funding flow": the banner with tabs, then the deposit flow. */
+/**
+ * SPEC §2 "Funding flow": the banner with tabs, then the deposit flow, preceded by a notice
+ * while real-account trading is unavailable on most markets (issue 11).
+ */
 export function FundWalletPage() {
   return (
     <>
@@ -14,6 +18,7 @@ export function FundWalletPage() {
         icon={<WalletIcon className="size-6" />}
       />
       <SectionTabs label="Funding" tabs={fundingTabs} />
+      <RealTradingNotice />
       <DepositFlow />
     </>
   );

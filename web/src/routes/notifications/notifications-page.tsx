@@ -9,6 +9,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { BellIcon } from "../../components/icons.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
+import { QueryStates } from "../../components/query-states.tsx";
 import { formatDateTime } from "../../components/trade-format.ts";
 import { isPushSupported } from "../../engagement/push-client.ts";
 import { runPushSetup } from "../../engagement/use-push-setup.ts";
@@ -103,7 +104,6 @@ function PushOffer() {
 /** SPEC §2 "Notifications": the list, newest first, with Mark as read; empty: "No notifications". */
 export function NotificationsPage() {
   const list = useQuery(notificationsQueryOptions());
-  const data = list.data;
 
   return (
     <>
@@ -113,43 +113,43 @@ export function NotificationsPage() {
         actions={<PushOffer />}
       />
       <Card className="overflow-hidden !p-0">
-        {list.isPending ? (
-          <p role="status" className="py-12 text-center text-sm text-slate-500">
-            Loading...
-          </p>
-        ) : list.isError && data === undefined ? (
-          <p role="alert" className="py-12 text-center text-sm text-red-600 dark:text-red-400">
-            {errorMessage(list.error, "Failed to load notifications")}
-          </p>
-        ) : data === undefined || data.data.length === 0 ? (
-          <div className="flex flex-col items-center px-6 py-14 text-center">
-            <BellIcon className="size-8 text-slate-400 dark:text-slate-500" />
-            <p className="mt-3 font-medium text-slate-700 dark:text-slate-200">
-              {engagementMessages.noNotifications}
-            </p>
-          </div>
-        ) : (
-          <>
-            <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 text-sm sm:px-5 dark:border-navy-700">
-              <span className="font-semibold">
-                {data.unread_count > 0 ? `${data.unread_count} unread` : "All read"}
-              </span>
-              {data.pagination.total > data.data.length ? (
-                <span className="text-xs text-slate-500 dark:text-slate-400">
-                  The newest {data.data.length} of {data.pagination.total}
-                </span>
-              ) : null}
+        <QueryStates
+          query={list}
+          loadingLabel="Loading notifications"
+          failureTitle="Failed to load notifications"
+          isEmpty={(data) => data.data.length === 0}
+          empty={
+            <div className="flex flex-col items-center px-6 py-14 text-center">
+              <BellIcon className="size-8 text-slate-400 dark:text-slate-500" />
+              <p className="mt-3 font-medium text-slate-700 dark:text-slate-200">
+                {engagementMessages.noNotifications}
+              </p>
             </div>
-            <ul
-              aria-label="Notifications"
-              className="divide-y divide-slate-100 dark:divide-navy-800"
-            >
-              {data.data.map((notification) => (
-                <NotificationRow key={notification.id} notification={notification} />
-              ))}
-            </ul>
-          </>
-        )}
+          }
+        >
+          {(data) => (
+            <>
+              <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 text-sm sm:px-5 dark:border-navy-700">
+                <span className="font-semibold">
+                  {data.unread_count > 0 ? `${data.unread_count} unread` : "All read"}
+                </span>
+                {data.pagination.total > data.data.length ? (
+                  <span className="text-xs text-slate-500 dark:text-slate-400">
+                    The newest {data.data.length} of {data.pagination.total}
+                  </span>
+                ) : null}
+              </div>
+              <ul
+                aria-label="Notifications"
+                className="divide-y divide-slate-100 dark:divide-navy-800"
+              >
+                {data.data.map((notification) => (
+                  <NotificationRow key={notification.id} notification={notification} />
+                ))}
+              </ul>
+            </>
+          )}
+        </QueryStates>
       </Card>
     </>
   );

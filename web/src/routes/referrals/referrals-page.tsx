@@ -6,6 +6,7 @@ import { referralDetailsQueryOptions, referralsQueryOptions } from "../../api/re
 import { Card } from "../../components/card.tsx";
 import { UsersIcon } from "../../components/icons.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
+import { FailureState, failureDetails } from "../../components/query-states.tsx";
 import { CheckIcon, CopyIcon } from "../../funding/funding-icons.tsx";
 import { useCopy } from "../../funding/use-copy.ts";
 
@@ -41,9 +42,12 @@ function ReferralLink() {
           Loading...
         </p>
       ) : details.isError ? (
-        <p role="alert" className="mt-4 text-sm text-red-600 dark:text-red-400">
-          {engagementMessages.referralDetailsFailed}
-        </p>
+        <FailureState
+          title={engagementMessages.referralDetailsFailed}
+          details={failureDetails(details.error)}
+          onRetry={() => void details.refetch()}
+          retrying={details.isFetching}
+        />
       ) : (
         <>
           <div className="mt-4 flex flex-col gap-2 sm:flex-row">
@@ -125,9 +129,12 @@ function ReferralList() {
           Loading...
         </p>
       ) : referrals.isError ? (
-        <p role="alert" className="py-8 text-center text-sm text-red-600 dark:text-red-400">
-          {engagementMessages.referralsFailed}
-        </p>
+        <FailureState
+          title={engagementMessages.referralsFailed}
+          details={failureDetails(referrals.error)}
+          onRetry={() => void referrals.refetch()}
+          retrying={referrals.isFetching}
+        />
       ) : list === undefined || list.data.length === 0 ? (
         <div className="flex flex-col items-center py-10 text-center">
           <UsersIcon className="size-8 text-slate-400 dark:text-slate-500" />

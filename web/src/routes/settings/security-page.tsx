@@ -1,21 +1,23 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { uiMessages } from "@tp/domain/messages";
 import { type UpdatePasswordRequest, updatePasswordSchema } from "@tp/domain/validation";
-import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast/headless";
 import { errorMessage } from "../../api/client.ts";
-import { useLogoutAllSessionsMutation } from "../../api/logout-all-sessions.ts";
 import { useUpdatePasswordMutation } from "../../api/update-password.ts";
 import { useAuth } from "../../auth/auth-context.ts";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { TextField } from "../../components/form-fields.tsx";
-import { DocumentIcon, LockIcon, ShieldIcon } from "../../components/icons.tsx";
+import { DocumentIcon, LockIcon } from "../../components/icons.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
 import { applyServerFieldErrors } from "../../components/server-field-errors.ts";
 import { IdentityVerification } from "../../funding/identity-verification.tsx";
+import { TwoFactorSection } from "../../two-factor/two-factor-section.tsx";
+import { PasskeysSection } from "./passkeys-section.tsx";
+import { SectionHeading } from "./section-heading.tsx";
+import { SessionsSection } from "./sessions-section.tsx";
 import { settingsTabs } from "./settings-tabs.ts";
 
 type PasswordValues = { current_password: string; password: string; password_confirmation: string };
@@ -25,32 +27,6 @@ const emptyPasswords: PasswordValues = {
   password: "",
   password_confirmation: "",
 };
-
-function SectionHeading({
-  id,
-  icon,
-  title,
-  text,
-}: {
-  id: string;
-  icon: ReactNode;
-  title: string;
-  text: string;
-}) {
-  return (
-    <div className="mb-5 flex gap-3">
-      <div className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-brand-600/10 text-brand-600 dark:text-brand-400">
-        {icon}
-      </div>
-      <div>
-        <h2 id={id} className="font-semibold">
-          {title}
-        </h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">{text}</p>
-      </div>
-    </div>
-  );
-}
 
 function ChangePasswordForm() {
   const { user } = useAuth();
@@ -123,23 +99,6 @@ function ChangePasswordForm() {
   );
 }
 
-function OtherSessions() {
-  const logoutOthers = useLogoutAllSessionsMutation();
-  const onLogoutOthers = async () => {
-    try {
-      await logoutOthers.mutateAsync();
-      toast.success(uiMessages.sessionsSuccess);
-    } catch {
-      toast.error(uiMessages.sessionsFailed);
-    }
-  };
-  return (
-    <Button variant="secondary" onClick={onLogoutOthers} busy={logoutOthers.isPending}>
-      Log out other sessions
-    </Button>
-  );
-}
-
 export function SecurityPage() {
   const { user } = useAuth();
   return (
@@ -155,19 +114,13 @@ export function SecurityPage() {
             id="change-password-title"
             icon={<LockIcon className="size-5" />}
             title="Change password"
-            text="At least 8 letters and digits, with an uppercase letter, a lowercase letter and a number."
+            text="At least 8 characters with an uppercase letter, a lowercase letter and a number; spaces and symbols are welcome."
           />
           <ChangePasswordForm />
         </Card>
-        <Card aria-labelledby="sessions-title">
-          <SectionHeading
-            id="sessions-title"
-            icon={<ShieldIcon className="size-5" />}
-            title="Sessions"
-            text="Signed in on another device you no longer use? End every session except this one."
-          />
-          <OtherSessions />
-        </Card>
+        <TwoFactorSection />
+        <PasskeysSection />
+        <SessionsSection />
         <Card aria-labelledby="verification-title">
           <SectionHeading
             id="verification-title"

@@ -11,6 +11,7 @@ import {
 import { Card } from "../../components/card.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
 import { Pagination } from "../../components/pagination.tsx";
+import { QueryStates } from "../../components/query-states.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
 import { TradeAuditDialog } from "../../components/trade-audit-dialog.tsx";
 import { TradesTable } from "../../components/trades-table.tsx";
@@ -93,19 +94,19 @@ export function TradeHistoryPage() {
           </div>
         </div>
         <div id="trade-history-panel" role="tabpanel" aria-labelledby="trade-history-title">
-          {history.isError && history.data === undefined ? (
-            <p role="alert" className="py-8 text-center text-sm text-red-600 dark:text-red-400">
-              The trade history could not be loaded. It is tried again when you come back to this
-              page.
-            </p>
-          ) : (
-            <TradesTable
-              caption={accountTitles[account]}
-              trades={history.data?.data}
-              isLoading={history.isPending}
-              onOpen={setAudited}
-            />
-          )}
+          <QueryStates
+            query={history}
+            loadingLabel="Loading trades"
+            failureTitle="The trade history could not be loaded"
+          >
+            {(data) => (
+              <TradesTable
+                caption={accountTitles[account]}
+                trades={data.data}
+                onOpen={setAudited}
+              />
+            )}
+          </QueryStates>
           <Pagination
             label={`${accountTitles[account]} pages`}
             current={history.data?.pagination.current_page ?? page}

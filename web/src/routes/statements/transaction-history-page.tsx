@@ -9,10 +9,13 @@ import {
 import { Card } from "../../components/card.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
 import { Pagination } from "../../components/pagination.tsx";
+import { QueryStates } from "../../components/query-states.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
+import { TableScroller } from "../../components/table-scroller.tsx";
 import { TextLink } from "../../components/text-link.tsx";
 import { formatDateTime } from "../../components/trade-format.ts";
 import { narrow_screen_query, useMediaQuery } from "../../components/use-media-query.ts";
+import { TransactionActions } from "../../funding/transaction-actions.tsx";
 import {
   transactionStatusClass,
   transactionStatusLabel,
@@ -45,12 +48,19 @@ function signedAmount(row: TransactionRow): string {
   return row.type === "withdrawal" ? `-${formatUsd(row.amount)}` : `+${formatUsd(row.amount)}`;
 }
 
+/** The fee kept on the request and what it leaves (issue 13 item 3); null when none. */
+function feeNote(row: TransactionRow): string | null {
+  if (row.fee <= 0) return null;
+  const net = row.type === "withdrawal" ? "paid out" : "credited";
+  return `Fee ${formatUsd(row.fee)} · ${net} ${formatUsd(row.net_amount)}`;
+}
+
 const cell = "px-3 py-2.5";
 const head = `${cell} whitespace-nowrap text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400`;
 
 function TransactionsTable({ rows }: { rows: readonly TransactionRow[] }) {
   return (
-    <div className="-mx-1 overflow-x-auto px-1">
+    <TableScroller label="Transactions">
       <table className="w-full min-w-[44rem] text-left text-sm">
         <caption className="sr-only">Transactions</caption>
         <thead className="border-b border-slate-200 dark:border-navy-700">
@@ -91,6 +101,11 @@ function TransactionsTable({ rows }: { rows: readonly TransactionRow[] }) {
                 }`}
               >
                 {signedAmount(row)}
+                {feeNote(row) ? (
+                  <p className="mt-0.5 text-xs font-normal text-slate-500 dark:text-slate-400">
+                    {feeNote(row)}
+                  </p>
+                ) : null}
               </td>
               <td className={cell}>
                 <StatusBadge row={row} />
@@ -99,6 +114,7 @@ function TransactionsTable({ rows }: { rows: readonly TransactionRow[] }) {
                     {row.note}
                   </p>
                 ) : null}
+                <TransactionActions row={row} />
               </td>
               <td className={`${cell} font-mono text-xs text-slate-600 dark:text-slate-300`}>
                 {row.transactionId}
@@ -107,7 +123,7 @@ function TransactionsTable({ rows }: { rows: readonly TransactionRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroller>
   );
 }
 
@@ -130,6 +146,11 @@ function TransactionCards({ rows }: { rows: readonly TransactionRow[] }) {
             {formatDateTime(row.timestamp)}
           </span>
           <span className="justify-self-end font-semibold">{signedAmount(row)}</span>
+          {feeNote(row) ? (
+            <span className="col-span-2 justify-self-end text-xs text-slate-500 dark:text-slate-400">
+              {feeNote(row)}
+            </span>
+          ) : null}
           <span className="col-span-2 break-all font-mono text-xs text-slate-500 dark:text-slate-400">
             {row.transactionId}
           </span>
@@ -138,6 +159,9 @@ function TransactionCards({ rows }: { rows: readonly TransactionRow[] }) {
               {row.note}
             </span>
           ) : null}
+          <span className="col-span-2">
+            <TransactionActions row={row} />
+          </span>
         </li>
       ))}
     </ul>
@@ -158,7 +182,6 @@ export function TransactionHistoryPage() {
     refetchOnWindowFocus: true,
     placeholderData: keepPreviousData,
   });
-  const rows = history.data?.data;
 
   return (
     <>
@@ -171,26 +194,24 @@ export function TransactionHistoryPage() {
         <h2 id="transactions-title" className="mb-4 text-lg font-semibold">
           Transactions
         </h2>
-        {history.isError && history.data === undefined ? (
-          <p role="alert" className="py-8 text-center text-sm text-red-600 dark:text-red-400">
-            {fundingMessages.transactionsFailed}
-          </p>
-        ) : history.isPending ? (
-          <p role="status" className="py-8 text-center text-sm text-slate-500">
-            Loading...
-          </p>
-        ) : !rows || rows.length === 0 ? (
-          <div className="py-8 text-center text-sm text-slate-500 dark:text-slate-400">
-            <p>No transactions yet.</p>
-            <p className="mt-2">
-              <TextLink to={paths.user.fundWallet}>Deposit Funds</TextLink>
-            </p>
-          </div>
-        ) : narrow ? (
-          <TransactionCards rows={rows} />
-        ) : (
-          <TransactionsTable rows={rows} />
-        )}
+        <QueryStates
+          query={history}
+          loadingLabel="Loading transactions"
+          failureTitle={fundingMessages.transactionsFailed}
+          isEmpty={(data) => data.data.length === 0}
+          empty={
+            <div className="py-8 text-center text-sm text-slate-500 dark:text-slate-400">
+              <p>No transactions yet.</p>
+              <p className="mt-2">
+                <TextLink to={paths.user.fundWallet}>Deposit Funds</TextLink>
+              </p>
+            </div>
+          }
+        >
+          {(data) =>
+            narrow ? <TransactionCards rows={data.data} /> : <TransactionsTable rows={data.data} />
+          }
+        </QueryStates>
         <Pagination
           label="Transaction pages"
           current={history.data?.pagination.current_page ?? page}

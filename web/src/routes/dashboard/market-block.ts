@@ -1,0 +1,39 @@
+import { marketStateMessages } from "@tp/domain/market-state";
+import type { MarketView } from "../../api/markets.ts";
+import { closedMessage } from "../../components/market-state-text.ts";
+
+/** Why Call and Put cannot be pressed on the selected market now, in the trader's words. */
+export interface MarketBlock {
+  kind: "closed" | "halted" | "real_unavailable";
+  message: string;
+}
+
+/** The closed or halted state of a market as one line, null while it is open. */
+export function marketStateLine(market: MarketView | undefined, nowMs: number): string | null {
+  if (market === undefined) return null;
+  if (market.state === "closed") return closedMessage(market.next_open_at, nowMs);
+  if (market.state === "halted") return marketStateMessages.halted;
+  return null;
+}
+
+/**
+ * What stops a trade on `market` before the trader presses anything (issue 11 items 4, 5
+ * and 7): the market is closed, its feed is stale, or the real account may not trade it
+ * (its prices are simulated). Unknown (markets not loaded yet): nothing blocks here; the
+ * server still checks every trade.
+ */
+export function marketBlock(
+  market: MarketView | undefined,
+  isPractice: boolean,
+  nowMs: number,
+): MarketBlock | null {
+  if (market === undefined) return null;
+  const stateLine = marketStateLine(market, nowMs);
+  if (stateLine !== null) {
+    return { kind: market.state === "closed" ? "closed" : "halted", message: stateLine };
+  }
+  if (!isPractice && !market.real_trading) {
+    return { kind: "real_unavailable", message: marketStateMessages.realUnavailable };
+  }
+  return null;
+}

@@ -27,9 +27,14 @@ export function Modal({
 
   useDialogFocus(true, panelRef, { onEscape: dismissible ? onClose : null });
 
+  // `data-modal-open` moves the toasts out of a phone's bottom sheet (styles.css).
   useEffect(() => {
     document.body.classList.add("overflow-hidden");
-    return () => document.body.classList.remove("overflow-hidden");
+    document.body.dataset.modalOpen = "";
+    return () => {
+      document.body.classList.remove("overflow-hidden");
+      delete document.body.dataset.modalOpen;
+    };
   }, []);
 
   return (

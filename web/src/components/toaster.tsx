@@ -50,7 +50,9 @@ export function Toaster() {
   const visible = toasts.filter((item) => item.visible).slice(0, toast_visible_max);
   // Toasts stack from the bottom (issue 13): at the top they covered the top bar's menus and
   // a dialog's title. On a phone they sit above the bottom bar; from 768 px (the shell's
-  // breakpoint) in the bottom-right corner, clear of a centred dialog's title.
+  // breakpoint) in the bottom-right corner, clear of a centred dialog's title. Under 640 px a
+  // dialog is a bottom sheet with its buttons at the bottom: while one is open the toasts
+  // stack from the top instead (styles.css, `data-modal-open`), above the sheet's title.
   return (
     <section
       aria-label="Notifications"

@@ -1,3 +1,7 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { fundingMessages } from "@tp/domain/funding";
 import { createStaff } from "@tp/server/admin/first-admin";
 import { hashPassword } from "@tp/server/auth/passwords";
@@ -21,6 +25,7 @@ import {
   startFakeMarketProviders,
 } from "../src/fake-market-providers.ts";
 import {
+  configureBitcoinByApi,
   confirmPendingChangesByApi,
   platform_btc_address,
   signInByApi,
@@ -38,6 +43,9 @@ import { newTrader, registerByApi, startBrowserPlatform } from "../src/platform.
 import { screenshot } from "../src/screenshots.ts";
 
 type Theme = "light" | "dark";
+
+/** The content the platform ships with (the sample copy the checklist recognises). */
+const shipped_content_dir = fileURLToPath(new URL("../../content/", import.meta.url));
 
 /** The item of the setup checklist named `title`, and whether it shows as done. */
 function setupItem(page: Page, title: string): Locator {
@@ -214,6 +222,72 @@ describeBrowser.each(databaseKindsUnderTest())(
           await expectVisible(phone.page.getByRole("list", { name: "Setup checklist" }));
           await expectNoHorizontalOverflow(phone.page);
           await screenshot(phone.page, "operator-setup-375-dark");
+        });
+      });
+    });
+
+    describeBrowser("set up: the operator's own copy, live feeds, SMTP, a payment method", () => {
+      let platform: TestPlatform;
+      let contentDir: string;
+
+      beforeAll(async () => {
+        // What the checklist tells the operator to do for the two items read at start: their
+        // own company text and a support address in CONTENT_DIR/site.json, and FEED_SOURCES
+        // for every asset class. The feeds' hosts are not reachable from a test box; the
+        // checklist reads the configuration, not whether a tick has come.
+        contentDir = mkdtempSync(path.join(tmpdir(), "tp-e2e-content-"));
+        cpSync(shipped_content_dir, contentDir, { recursive: true });
+        const sitePath = path.join(contentDir, "site.json");
+        const site = JSON.parse(readFileSync(sitePath, "utf8"));
+        site.company.description = "Example Markets Ltd runs fixed-time trading for its clients.";
+        site.contact.general_email = "support@example.test";
+        writeFileSync(sitePath, JSON.stringify(site));
+        platform = await startBrowserPlatform(kind, {
+          ...staff_env,
+          CONTENT_DIR: contentDir,
+          FEED_SOURCES: "all=finnhub,crypto=binance",
+          FEED_API_KEY: "e2e-finnhub-key",
+        });
+        await configureBitcoinByApi(
+          platform,
+          await signInByApi(platform, staff.email, staff.password),
+        );
+      });
+      afterAll(async () => {
+        await platform?.close();
+        if (contentDir) rmSync(contentDir, { recursive: true, force: true });
+      });
+
+      it("every item of the checklist is done, each saying what it found", async () => {
+        const desk = await signedIn(browser, platform, staff, viewports.desktop, "/admin");
+        await checked([desk], async () => {
+          const { page } = desk;
+          for (const title of [
+            "Payment methods",
+            "Live prices",
+            "Outgoing e-mail",
+            "Site content",
+            "Staff two-factor authentication",
+          ]) {
+            await expectItem(page, title, true);
+          }
+          expect(await page.getByText("To do", { exact: true }).count()).toBe(0);
+          await expectVisible(
+            setupItem(page, "Live prices").getByText(/^All \d+ assets are priced by live feeds\.$/),
+          );
+          await expectVisible(
+            setupItem(page, "Site content").getByText(
+              "The public pages show your own company text and how to reach support.",
+            ),
+          );
+          // The public pages carry the operator's copy, not the sample.
+          await page.goto("/about");
+          await expectVisible(
+            page.getByText("Example Markets Ltd runs fixed-time trading for its clients.").first(),
+          );
+          await page.goto("/admin");
+          await expectItem(page, "Site content", true);
+          await screenshot(page, "operator-setup-done-1280-light");
         });
       });
     });

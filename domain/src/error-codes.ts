@@ -48,6 +48,11 @@ export const errorCodes = [
   "SIMULATED_PRICES_REAL_ACCOUNT",
   /** The same Idempotency-Key sent again with a different request. */
   "IDEMPOTENCY_KEY_REUSED",
+  /**
+   * Deposit or withdrawal whose `expected_fee` (the fee the form showed) is not the method's
+   * fee any more: staff changed it between the form and Confirm. Nothing is stored.
+   */
+  "FEE_CHANGED",
   /** Deposit, withdrawal or wallet request on a payment method staff switched off. */
   "PAYMENT_METHOD_INACTIVE",
   /** Deposit on a method missing its details (wallet address, bank name or location). */

@@ -74,6 +74,14 @@ export function feeBreakdown(amountCents: Cents, schedule: FeeSchedule): FeeBrea
   return { amount_cents: amountCents, fee_cents: fee, net_cents: amountCents - fee };
 }
 
+/**
+ * The refusal when the fee a form showed (`expected_fee`) is not the method's fee any more:
+ * staff changed it between the form and Confirm. The trader is charged only a fee they saw.
+ */
+export function feeChangedMessage(methodName: string, shownCents: Cents, nowCents: Cents): string {
+  return `The fee for ${methodName} changed from ${formatUsdFromCents(shownCents)} to ${formatUsdFromCents(nowCents)} since you saw it. Nothing was charged: check the new amounts and confirm again.`;
+}
+
 export function amountNotAboveFeeMessage(amountCents: Cents, schedule: FeeSchedule): string {
   return `The amount must be more than its fee (${formatUsdFromCents(feeCents(amountCents, schedule))})`;
 }

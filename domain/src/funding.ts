@@ -53,6 +53,7 @@ export const fundingMessages = {
   amountMinimum: "The minimum amount is $1.00",
   amountMaximum: `The maximum amount is ${formatUsdFromCents(100_000_000)}`,
   detailsAmountMismatch: "The amount in the withdrawal details does not match the amount",
+  expectedFee: "The expected fee is an amount in dollars, from $0.00, with at most 2 decimals",
   walletAddressRequired: "Wallet address is required",
   walletAddressInvalid: "Please enter a valid wallet address",
   receiverNameRequired: "Receiver name is required",
@@ -278,8 +279,21 @@ export const fundingAmountSchema = z
     if (message) context.addIssue({ code: "custom", message });
   });
 
+/**
+ * `expected_fee` on POST /deposits and /withdrawals: the fee in dollars the form showed before
+ * the trader committed. Optional (API clients may leave it out); when sent and no longer the
+ * method's fee, the request is refused with FEE_CHANGED and nothing is stored.
+ */
+export const expectedFeeSchema = z.number({ error: m.expectedFee }).superRefine((fee, context) => {
+  const cents = centsFromDollars(fee);
+  if (cents === null || cents < 0 || cents > funding_amount_cents_max) {
+    context.addIssue({ code: "custom", message: m.expectedFee });
+  }
+});
+
 /** POST /deposits. */
 export const createDepositSchema = z.object({
+  expected_fee: expectedFeeSchema.optional(),
   payment_method_id: z
     .string({ error: m.invalidPaymentMethod })
     .min(1, { message: m.invalidPaymentMethod })
@@ -338,6 +352,7 @@ export const createWithdrawalSchema = z
       .string({ error: m.invalidWithdrawalMethod })
       .refine(isPaymentMethodId, { message: m.invalidWithdrawalMethod }),
     amount: fundingAmountSchema,
+    expected_fee: expectedFeeSchema.optional(),
     withdrawal_details: z.record(z.string(), z.unknown(), { error: m.withdrawalDetailsRequired }),
   })
   .superRefine(
@@ -389,6 +404,7 @@ export const createWithdrawalSchema = z
     return {
       payment_method_id: value.payment_method_id as PaymentMethodId,
       amount: value.amount,
+      ...(value.expected_fee === undefined ? {} : { expected_fee: value.expected_fee }),
       withdrawal_details: details,
     };
   });

@@ -266,6 +266,90 @@ describe.each(databaseKindsUnderTest())("fees on %s", (kind) => {
   );
 
   it(
+    "charges only the fee the form showed: a fee changed since is refused (409 FEE_CHANGED) and nothing is written",
+    async () => {
+      const countOf = async (table: "deposits" | "withdrawals", userId: number) =>
+        (
+          await platform.database.query<{ count: number }>(
+            `SELECT count(*)::int AS count FROM ${table} WHERE user_id = $1`,
+            [userId],
+          )
+        ).rows[0]!.count;
+      await setFees("bank-transfer", {
+        deposit_fee_fixed_cents: 100,
+        withdrawal_fee_fixed_cents: 100,
+      });
+      const trader = await withdrawableTrader(platform, admin, 200);
+      const deposit = (body: Record<string, unknown>) =>
+        http.post(
+          "/api/v1/deposits",
+          { payment_method_id: "bank-transfer", amount: 50, ...body },
+          trader.token,
+        );
+      const withdrawal = (body: Record<string, unknown>) =>
+        http.post(
+          "/api/v1/withdrawals",
+          {
+            payment_method_id: "bank-transfer",
+            amount: 40,
+            withdrawal_details: bankDetails,
+            ...body,
+          },
+          trader.token,
+        );
+
+      // As shown: accepted, at that fee.
+      const shown = await deposit({ expected_fee: 1 });
+      expect(shown.status).toBe(201);
+      expect(shown.body.data.deposit).toMatchObject({ fee: 1, net_amount: 49 });
+
+      // Staff raise both fees to $3.00 while the trader looks at the old ones.
+      await setFees("bank-transfer", {
+        deposit_fee_fixed_cents: 300,
+        withdrawal_fee_fixed_cents: 300,
+      });
+      const depositsBefore = await countOf("deposits", trader.user.id);
+      const withdrawalsBefore = await countOf("withdrawals", trader.user.id);
+      const balanceBefore = (await balancesOf(platform, trader.token)).account_balance;
+      const feesBefore = await feesCollectedCents();
+      for (const refused of [
+        await deposit({ expected_fee: 1 }),
+        await withdrawal({ expected_fee: 1 }),
+      ]) {
+        expect(refused.status).toBe(409);
+        expect(refused.body.code).toBe("FEE_CHANGED");
+        expect(refused.body.message).toBe(
+          "The fee for Bank Transfer changed from $1.00 to $3.00 since you saw it. Nothing was charged: check the new amounts and confirm again.",
+        );
+      }
+      expect(await countOf("deposits", trader.user.id)).toBe(depositsBefore);
+      expect(await countOf("withdrawals", trader.user.id)).toBe(withdrawalsBefore);
+      expect((await balancesOf(platform, trader.token)).account_balance).toBe(balanceBefore);
+      expect(await feesCollectedCents()).toBe(feesBefore);
+
+      // Shown the new fee, the trader confirms again: accepted at $3.00.
+      const again = await withdrawal({ expected_fee: 3 });
+      expect(again.status).toBe(201);
+      expect(again.body.data.withdrawal).toMatchObject({ amount: 40, fee: 3, net_amount: 37 });
+      // Without expected_fee (an API client) the fee in force applies, as the reply states.
+      const unstated = await deposit({});
+      expect(unstated.body.data.deposit).toMatchObject({ fee: 3, net_amount: 47 });
+
+      // Not a fee: refused with the field's message, nothing stored.
+      for (const expected_fee of [-1, 0.001, "1", null, 1e308]) {
+        const refused = await deposit({ expected_fee });
+        expect(refused.status, JSON.stringify(expected_fee)).toBe(422);
+        expect(refused.body.errors.expected_fee).toEqual([
+          "The expected fee is an amount in dollars, from $0.00, with at most 2 decimals",
+        ]);
+      }
+      expect(await countOf("deposits", trader.user.id)).toBe(depositsBefore + 1);
+      await setFees("bank-transfer", { deposit_fee_fixed_cents: 0, withdrawal_fee_fixed_cents: 0 });
+    },
+    journey_timeout_ms,
+  );
+
+  it(
     "pays a withdrawal out less its fee, fees:collected takes the fee, a release returns all",
     async () => {
       // $1.00 + 0.5 % on withdrawals by bank: on $100.00 that is 100 + 50 = $1.50.
@@ -289,6 +373,16 @@ describe.each(databaseKindsUnderTest())("fees on %s", (kind) => {
       expect(created.status).toBe(201);
       const { withdrawal_id, transaction_hash, withdrawal } = created.body.data;
       expect(withdrawal).toMatchObject({ amount: 100, fee: 1.5, net_amount: 98.5 });
+      // The confirmation e-mail states the fee and what is paid out, in words.
+      const mail = await platform.smtp.waitFor(
+        trader.email,
+        new RegExp(`^Confirm your withdrawal ${transaction_hash} `),
+      );
+      expect(mail.text.replace(/\s+/g, " ")).toContain(
+        "A withdrawal of $100.00 via Bank Transfer (" +
+          transaction_hash +
+          ") was requested from your TradePlatform account. After the $1.50 fee, $98.50 is paid out to you.",
+      );
       // The whole amount leaves the balance (held); the fee comes out of what is paid.
       expect((await balancesOf(platform, trader.token)).account_balance).toBe(200);
       await confirmWithdrawalByEmail(platform, trader.email, transaction_hash);

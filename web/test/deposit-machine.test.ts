@@ -290,6 +290,30 @@ describe("deposit actions: Fund Account and its SPEC §8 messages", () => {
     expect(h.toasts).toEqual([["error", m.methodNotAvailable]]);
   });
 
+  it("sends the fee the form showed; a fee changed since starts over and reloads the methods", async () => {
+    const sent: Array<{ amount: number; expected_fee?: number }> = [];
+    const changed = "The fee for Bank Transfer changed from $1.50 to $3.00 since you saw it.";
+    const h = harness({
+      createDeposit: async (request) => {
+        sent.push({ amount: request.amount, expected_fee: request.expected_fee });
+        throw new ApiError(409, changed, "FEE_CHANGED", {});
+      },
+    });
+    let reloads = 0;
+    const context = {
+      ...h.context,
+      notify: { ...h.context.notify, feeChanged: () => void reloads++ },
+    };
+    // $1.00 + 0.5 % on $100.00 = $1.50, as the amount form shows it.
+    const priced = { ...bank, deposit_fee_fixed_cents: 100, deposit_fee_basis_points: 50 };
+    h.choose(priced);
+    await submitDepositAmount(context, h.state, [priced], 100);
+    expect(sent).toEqual([{ amount: 100, expected_fee: 1.5 }]);
+    expect(h.toasts).toEqual([["error", changed]]);
+    expect(reloads).toBe(1);
+    expect(h.state).toEqual(initialDepositState);
+  });
+
   it('"Wallet address not available" then "Failed to get wallet address", deposit cancelled', async () => {
     const h = harness({ fetchWallet: async () => ({ ...walletFixture, wallet_address: "" }) });
     h.choose();

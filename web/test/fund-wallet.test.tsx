@@ -147,9 +147,11 @@ describe("fund wallet: crypto deposit", () => {
     await chooseMethod(view, /Bitcoin/);
     await fundAccount(view, "100");
     expect(await screen.findByRole("button", { name: "Processing..." })).toBeDisabled();
+    // The fee the form showed (none here) goes with it: the server refuses a changed one.
     expect(view.callsTo("POST /deposits")[0]?.body).toEqual({
       payment_method_id: "bitcoin",
       amount: 100,
+      expected_fee: 0,
     });
     expect(view.callsTo("POST /deposits")[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     answer(created());

@@ -172,6 +172,7 @@ describe("withdraw funds", () => {
     expect(call?.body).toEqual({
       payment_method_id: "bitcoin",
       amount: 50,
+      expected_fee: 0,
       withdrawal_details: { amount: 50, wallet_address: "bc1qtraderaddress000000" },
     });
     expect(call?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);

@@ -111,11 +111,15 @@ describe("withdrawal reducer", () => {
   });
 });
 
-function harness(createWithdrawal: WithdrawalApi["createWithdrawal"]) {
+function harness(
+  createWithdrawal: WithdrawalApi["createWithdrawal"],
+  reloadMethod: WithdrawalApi["reloadMethod"] = async () => bitcoin,
+) {
   const toasts: Array<["success" | "error", string]> = [];
   let state = atConfirm;
+  let keys = 1;
   const context = {
-    api: { createWithdrawal },
+    api: { createWithdrawal, reloadMethod, newIdempotencyKey: () => `key-${++keys}` },
     notify: {
       success: (text: string) => void toasts.push(["success", text]),
       error: (text: string) => void toasts.push(["error", text]),
@@ -194,6 +198,63 @@ describe("withdrawal actions: Confirm and its messages", () => {
       expect(h.state.step).toBe("CONFIRM_WITHDRAWAL");
     },
   );
+
+  it("a fee staff changed since the form: the new fee is shown, and Confirm sends it with a new key", async () => {
+    const changed =
+      "The fee for Bitcoin changed from $0.00 to $2.50 since you saw it. Nothing was charged: check the new amounts and confirm again.";
+    const sent: Array<[CreateWithdrawalRequest, string]> = [];
+    const dearer = {
+      ...bitcoin,
+      withdrawal_fee_fixed_cents: 200,
+      withdrawal_fee_basis_points: 100,
+    };
+    let refuse = true;
+    const h = harness(
+      async (body, key) => {
+        sent.push([body, key]);
+        if (refuse) throw new ApiError(409, changed, "FEE_CHANGED", {});
+        return created;
+      },
+      async (id) => (id === "bitcoin" ? dearer : null),
+    );
+    const shown = { ...h.state, request: { ...request, expected_fee: 0 } };
+    await confirmWithdrawal(h.context, shown);
+    expect(h.toasts).toEqual([["error", changed]]);
+    // $2.00 + 1 % of $50.00 = $2.50: the confirmation now shows and sends that fee.
+    expect(h.state).toMatchObject({
+      step: "CONFIRM_WITHDRAWAL",
+      busy: false,
+      method: dearer,
+      request: { ...request, expected_fee: 2.5 },
+      idempotencyKey: "key-2",
+      error: { message: changed, problem: "other" },
+    });
+    refuse = false;
+    await confirmWithdrawal(h.context, h.state);
+    expect(sent.map(([body, key]) => [body.expected_fee, key])).toEqual([
+      [0, "key-1"],
+      [2.5, "key-2"],
+    ]);
+    expect(h.state.step).toBe("SUCCESS");
+  });
+
+  it("a changed fee that would take the whole amount sends the trader back to the form", () => {
+    const busy = run([{ type: "CONFIRM" }], atConfirm);
+    const greedy = { ...bitcoin, withdrawal_fee_fixed_cents: 5_000 };
+    expect(
+      run([{ type: "FEE_CHANGED", method: greedy, message: "changed", idempotencyKey: "k" }], busy),
+    ).toEqual({ ...initialWithdrawalState, step: "FORM", method: greedy });
+    // Not while idle, and not for another method.
+    expect(
+      run(
+        [{ type: "FEE_CHANGED", method: greedy, message: "changed", idempotencyKey: "k" }],
+        atConfirm,
+      ),
+    ).toBe(atConfirm);
+    expect(
+      run([{ type: "FEE_CHANGED", method: bank, message: "changed", idempotencyKey: "k" }], busy),
+    ).toBe(busy);
+  });
 
   it("tells the problems apart by code, never by a network failure", () => {
     expect(withdrawalProblemOf(new TypeError("Failed to fetch"))).toBe("other");

@@ -27,6 +27,7 @@ import {
   removeStoredFile,
   type UploadRow,
 } from "../uploads/upload-store.ts";
+import { refuseUnlessFeeAsShown } from "./fee-as-shown.ts";
 import { fourEyesThresholdCents, fourEyesView, needsSecondApproval } from "./four-eyes.ts";
 import { publishFundingBalances } from "./funding-events.ts";
 import { findPaymentMethod, isAvailable } from "./payment-methods.ts";
@@ -241,6 +242,7 @@ export async function createDeposit(
     const schedule = feeScheduleOf(method, "deposit");
     const fee = feeBreakdown(amountCents, schedule);
     if (!fee) throw validationError({ amount: [amountNotAboveFeeMessage(amountCents, schedule)] });
+    refuseUnlessFeeAsShown(method.name, input.expected_fee, fee.fee_cents);
     await lockTraderFunding(transaction, userId);
     const awaiting = await transaction.query<{ total: number }>(
       "SELECT COUNT(*)::bigint AS total FROM deposits WHERE user_id = $1 AND status = 'awaiting_payment'",

@@ -27,6 +27,7 @@ import { queueEmail } from "../mail/outbox.ts";
 import { withdrawalConfirmationEmail } from "../mail/templates.ts";
 import { type NotificationKind, storeNotification } from "../notifications/notifications.ts";
 import { findUserById } from "../users/users.ts";
+import { refuseUnlessFeeAsShown } from "./fee-as-shown.ts";
 import { fourEyesThresholdCents, fourEyesView, needsSecondApproval } from "./four-eyes.ts";
 import { publishFundingBalances } from "./funding-events.ts";
 import { findPaymentMethod } from "./payment-methods.ts";
@@ -253,6 +254,7 @@ export async function requestWithdrawal(
     const schedule = feeScheduleOf(method, "withdrawal");
     const fee = feeBreakdown(amountCents, schedule);
     if (!fee) throw validationError({ amount: [amountNotAboveFeeMessage(amountCents, schedule)] });
+    refuseUnlessFeeAsShown(method.name, input.expected_fee, fee.fee_cents);
     const user = await findUserById(transaction, userId);
     if (!user) throw notFound();
     if (config.REQUIRE_VERIFIED_EMAIL_FOR_WITHDRAWAL && !user.email_verified_at) {
@@ -332,6 +334,13 @@ export async function requestWithdrawal(
         token: confirmation.token,
         reference: withdrawal.transaction_hash,
         amount: formatUsdFromCents(amountCents),
+        fee:
+          fee.fee_cents > 0
+            ? {
+                fee: formatUsdFromCents(fee.fee_cents),
+                paidOut: formatUsdFromCents(fee.net_cents),
+              }
+            : null,
         method: withdrawal.method_name,
         validHours,
       }),

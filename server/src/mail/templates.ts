@@ -124,14 +124,19 @@ export function withdrawalConfirmationEmail(options: {
   token: string;
   reference: string;
   amount: string;
+  /** The fee fixed on the request and what is paid out, when there is a fee. */
+  fee: { fee: string; paidOut: string } | null;
   method: string;
   validHours: number;
 }): Email {
+  const fee = options.fee
+    ? ` After the ${options.fee.fee} fee, ${options.fee.paidOut} is paid out to you.`
+    : " There is no fee: the whole amount is paid out to you.";
   return linkEmail(
     options.to,
     `Confirm your withdrawal ${options.reference} of ${options.amount}`,
     [
-      `A withdrawal of ${options.amount} via ${options.method} (${options.reference}) was requested from your ${options.siteName} account.`,
+      `A withdrawal of ${options.amount} via ${options.method} (${options.reference}) was requested from your ${options.siteName} account.${fee}`,
       `Open the link below to confirm it. It works once, for ${options.validHours} hours; unconfirmed, the withdrawal is cancelled and the amount returns to your balance.`,
       "If it was not you, do not open the link: cancel the withdrawal, change your password and turn on two-factor authentication.",
     ],

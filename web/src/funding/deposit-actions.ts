@@ -1,3 +1,4 @@
+import { feeBreakdown, feeScheduleOf } from "@tp/domain/fees";
 import {
   isPaymentMethodConfigured,
   isPaymentMethodId,
@@ -6,6 +7,7 @@ import {
   usesWalletAddress,
   type WalletData,
 } from "@tp/domain/funding";
+import { centsFromDollars, dollarsFromCents } from "@tp/domain/money";
 import { ApiError, errorMessage } from "../api/client.ts";
 import type { CreatedDeposit } from "../api/create-deposit.ts";
 import type { DepositEvent, DepositState } from "./deposit-machine.ts";
@@ -13,7 +15,7 @@ import type { DepositEvent, DepositState } from "./deposit-machine.ts";
 /** The calls the deposit flow makes; the page hands in the real ones, tests their own. */
 export interface DepositApi {
   createDeposit(
-    request: { payment_method_id: string; amount: number },
+    request: { payment_method_id: string; amount: number; expected_fee?: number },
     idempotencyKey: string,
   ): Promise<CreatedDeposit | null>;
   fetchWallet(methodId: string): Promise<WalletData>;
@@ -27,6 +29,8 @@ export interface Notifier {
   error(text: string): void;
   /** The cap of deposits awaiting payment was reached: show the way out (issue 13). */
   capReached?(): void;
+  /** Staff changed a method's fee since the form showed it: load the methods again. */
+  feeChanged?(): void;
 }
 
 export interface DepositContext {
@@ -82,10 +86,18 @@ export async function submitDepositAmount(
     return;
   }
 
+  // The fee the form showed goes with the request: if staff changed it since, the server
+  // refuses (FEE_CHANGED) rather than charge a fee the trader did not see.
+  const cents = centsFromDollars(amount);
+  const shown = cents === null ? null : feeBreakdown(cents, feeScheduleOf(method, "deposit"));
   let created: CreatedDeposit | null;
   try {
     created = await api.createDeposit(
-      { payment_method_id: method.id, amount },
+      {
+        payment_method_id: method.id,
+        amount,
+        ...(shown ? { expected_fee: dollarsFromCents(shown.fee_cents) } : {}),
+      },
       api.newIdempotencyKey(),
     );
   } catch (error) {
@@ -93,6 +105,8 @@ export async function submitDepositAmount(
     if (error instanceof ApiError && error.code === "TOO_MANY_AWAITING_DEPOSITS") {
       notify.capReached?.();
     }
+    // The flow starts over at the methods, which then show the new fee.
+    if (error instanceof ApiError && error.code === "FEE_CHANGED") notify.feeChanged?.();
     dispatch({ type: "FAILED" });
     return;
   }

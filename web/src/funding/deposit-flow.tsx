@@ -118,6 +118,7 @@ export function DepositFlow() {
     success: (text: string) => void toast.success(text),
     error: (text: string) => void toast.error(text),
     capReached: () => setCapReached(true),
+    feeChanged: () => void methods.refetch(),
   };
   const context: DepositContext = { api, notify, dispatch };
   const list = methods.data ?? [];

@@ -2,6 +2,7 @@ import {
   type CreateWithdrawalRequest,
   isPaymentMethodId,
   fundingMessages as m,
+  type PaymentMethodView,
 } from "@tp/domain/funding";
 import { ApiError, errorMessage } from "../api/client.ts";
 import type { CreatedWithdrawal } from "../api/create-withdrawal.ts";
@@ -13,6 +14,9 @@ export interface WithdrawalApi {
     request: CreateWithdrawalRequest,
     idempotencyKey: string,
   ): Promise<CreatedWithdrawal>;
+  /** The method as the server has it now (after staff changed its fee), or null. */
+  reloadMethod(methodId: string): Promise<PaymentMethodView | null>;
+  newIdempotencyKey(): string;
 }
 
 export interface WithdrawalContext {
@@ -63,6 +67,13 @@ export async function confirmWithdrawal(
   } catch (error) {
     const message = errorMessage(error, m.withdrawalFailed);
     notify.error(message);
+    if (error instanceof ApiError && error.code === "FEE_CHANGED") {
+      const method = await api.reloadMethod(request.payment_method_id).catch(() => null);
+      if (method) {
+        dispatch({ type: "FEE_CHANGED", method, message, idempotencyKey: api.newIdempotencyKey() });
+        return;
+      }
+    }
     dispatch({ type: "FAILED", message, problem: withdrawalProblemOf(error) });
   }
 }

@@ -85,6 +85,14 @@ function useWithdrawalApi(): WithdrawalApi {
         void queryClient.invalidateQueries({ queryKey: transactionHistoryRootKey });
         return created;
       },
+      reloadMethod: async (methodId) => {
+        const methods = await queryClient.fetchQuery({
+          ...paymentMethodsQueryOptions(),
+          staleTime: 0,
+        });
+        return methods.find((method) => method.id === methodId) ?? null;
+      },
+      newIdempotencyKey,
     }),
     [queryClient],
   );
@@ -345,7 +353,10 @@ function WithdrawalForm({
       });
       return;
     }
-    onReview(request);
+    // The fee shown goes with the request: the server refuses it if staff changed it since.
+    onReview(
+      fee ? { ...request, expected_fee: dollarsFromCents(fee.breakdown.fee_cents) } : request,
+    );
   };
 
   return (

@@ -1,4 +1,6 @@
+import { feeBreakdown, feeScheduleOf } from "@tp/domain/fees";
 import type { CreateWithdrawalRequest, PaymentMethodView } from "@tp/domain/funding";
+import { centsFromDollars, dollarsFromCents } from "@tp/domain/money";
 
 /**
  * The withdrawal flow of SPEC §4 as a pure reducer:
@@ -7,7 +9,10 @@ import type { CreateWithdrawalRequest, PaymentMethodView } from "@tp/domain/fund
  *
  * Back on the confirmation resets the flow; Confirm sends the request, and SUCCESS shows
  * only once the server has stored it (PRODUCT.md D4). A refused request stays on the
- * confirmation with the reason, so the trader can go back or try again.
+ * confirmation with the reason, so the trader can go back or try again. When staff changed
+ * the method's fee since the form (FEE_CHANGED), the confirmation shows the new fee and
+ * Confirm sends a new request carrying it; a fee that would take the whole amount sends the
+ * trader back to the form.
  */
 export type WithdrawalStep = "SELECT_METHOD" | "FORM" | "CONFIRM_WITHDRAWAL" | "SUCCESS";
 
@@ -41,6 +46,7 @@ export type WithdrawalEvent =
   | { type: "CONFIRM" }
   | { type: "SUCCEEDED"; result: WithdrawalResult }
   | { type: "FAILED"; message: string; problem: WithdrawalProblem }
+  | { type: "FEE_CHANGED"; method: PaymentMethodView; message: string; idempotencyKey: string }
   | { type: "START_OVER" };
 
 export const initialWithdrawalState: WithdrawalState = {
@@ -94,6 +100,24 @@ export function withdrawalReducer(state: WithdrawalState, event: WithdrawalEvent
     case "FAILED":
       if (state.step !== "CONFIRM_WITHDRAWAL" || !state.busy) return state;
       return { ...state, busy: false, error: { message: event.message, problem: event.problem } };
+    case "FEE_CHANGED": {
+      if (state.step !== "CONFIRM_WITHDRAWAL" || !state.busy || state.request === null) {
+        return state;
+      }
+      if (event.method.id !== state.request.payment_method_id) return state;
+      const cents = centsFromDollars(state.request.amount);
+      const fee =
+        cents === null ? null : feeBreakdown(cents, feeScheduleOf(event.method, "withdrawal"));
+      if (fee === null) return { ...initialWithdrawalState, step: "FORM", method: event.method };
+      return {
+        ...state,
+        busy: false,
+        method: event.method,
+        request: { ...state.request, expected_fee: dollarsFromCents(fee.fee_cents) },
+        idempotencyKey: event.idempotencyKey,
+        error: { message: event.message, problem: "other" },
+      };
+    }
     case "START_OVER":
       if (state.step !== "SUCCESS") return state;
       return { ...initialWithdrawalState };

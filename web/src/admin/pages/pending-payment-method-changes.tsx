@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { adminMessages, type PaymentMethodChange } from "@tp/domain/admin-api";
+import { formatBasisPoints } from "@tp/domain/fees";
+import { formatUsdFromCents } from "@tp/domain/money";
 import { useState } from "react";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
@@ -13,6 +15,28 @@ import { formatDateTime, humanizeKey } from "../components/admin-format.ts";
 import { useSignedInUserId, useStaffCan } from "../use-staff-role.ts";
 
 /** One proposed field as text: lists and maps spelled out, an empty value as "(cleared)". */
+/** The fee fields in words: a reviewer confirms "$3.00", not "300" cents. */
+const feeFieldLabels: Record<string, string> = {
+  deposit_fee_fixed_cents: "Deposit fee (fixed)",
+  deposit_fee_basis_points: "Deposit fee (percentage)",
+  withdrawal_fee_fixed_cents: "Withdrawal fee (fixed)",
+  withdrawal_fee_basis_points: "Withdrawal fee (percentage)",
+};
+
+function fieldLabel(key: string): string {
+  return feeFieldLabels[key] ?? humanizeKey(key);
+}
+
+function fieldValue(key: string, value: unknown): string {
+  if (typeof value === "number" && key.endsWith("_fee_fixed_cents")) {
+    return formatUsdFromCents(value);
+  }
+  if (typeof value === "number" && key.endsWith("_fee_basis_points")) {
+    return formatBasisPoints(value);
+  }
+  return proposedValue(value);
+}
+
 function proposedValue(value: unknown): string {
   if (value === null || value === "") return "(cleared)";
   if (Array.isArray(value)) return value.join(" / ");
@@ -93,8 +117,8 @@ export function PendingPaymentMethodChanges() {
               <dl className="mt-2 grid gap-1 text-xs">
                 {Object.entries(change.changes).map(([key, value]) => (
                   <div key={key}>
-                    <dt className="text-slate-500 dark:text-slate-400">{humanizeKey(key)}</dt>
-                    <dd className="break-all font-medium">{proposedValue(value)}</dd>
+                    <dt className="text-slate-500 dark:text-slate-400">{fieldLabel(key)}</dt>
+                    <dd className="break-all font-medium">{fieldValue(key, value)}</dd>
                   </div>
                 ))}
               </dl>

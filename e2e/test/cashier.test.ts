@@ -136,6 +136,20 @@ describeBrowser.each(databaseKindsUnderTest())("the cashier in Chromium on %s", 
       await expectToast(page, fundingMessages.depositSubmitted);
       const statusText = page.getByTestId("deposit-status-text");
       await expectVisible(statusText.getByText(/is under review/));
+
+      // Staff approve it: the card's words follow, with no reload (the decision's
+      // notification on the live stream reloads the deposit; a poll backs it up).
+      // A day has passed on the platform's clock since beforeAll: staff sign in again.
+      const reviewerToken = await signInByApi(platform, staff.email, staff.password);
+      const approved = await api(platform, "POST", `/admin/deposits/${unpaid.deposit_id}/approve`, {
+        token: reviewerToken,
+      });
+      expect(approved.status).toBe(200);
+      await statusText
+        .getByText(/has been confirmed and credited to your real account/)
+        .waitFor({ state: "visible", timeout: 30_000 });
+      await expectVisible(page.getByRole("heading", { name: "Deposit confirmed" }));
+      expect(await statusText.getAttribute("data-status")).toBe("confirmed");
       expect(session.problems).toEqual([]);
     } catch (error) {
       await screenshot(page, `failure-cashier-deposit-${kind}`, { fullPage: false }).catch(

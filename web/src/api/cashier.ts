@@ -14,7 +14,9 @@ export async function fetchDeposit(depositId: number, signal?: AbortSignal): Pro
   return parsed.data.deposit;
 }
 
-export const depositQueryKey = (depositId: number) => ["deposit", depositId] as const;
+/** Every deposit's query: staff decided on one, and which one the stream does not say. */
+export const depositRootKey = ["deposit"] as const;
+export const depositQueryKey = (depositId: number) => [...depositRootKey, depositId] as const;
 
 /** GET /withdrawals/{id}: one of the trader's withdrawals with its timeline. */
 export async function fetchWithdrawal(
@@ -27,7 +29,9 @@ export async function fetchWithdrawal(
   return parsed.data.withdrawal;
 }
 
-export const withdrawalQueryKey = (withdrawalId: number) => ["withdrawal", withdrawalId] as const;
+export const withdrawalRootKey = ["withdrawal"] as const;
+export const withdrawalQueryKey = (withdrawalId: number) =>
+  [...withdrawalRootKey, withdrawalId] as const;
 
 /** DELETE /withdrawals/{id}: cancels the trader's pending withdrawal (idempotent). */
 export async function cancelWithdrawal(

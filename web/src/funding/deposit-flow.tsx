@@ -735,8 +735,9 @@ function ReceiptForm({
 
 /**
  * The card after the proof is sent. Its words follow the deposit's current state (issue
- * 13): it polls the deposit while staff review it, so an approval or a rejection shows here
- * without a reload.
+ * 13): staff's decision arrives as a notification on the live stream, which reloads the
+ * deposit (stream-provider.tsx); it is also polled while under review, for a stream that is
+ * down, so an approval or a rejection shows here without a reload either way.
  */
 function DepositSuccess({
   deposit,

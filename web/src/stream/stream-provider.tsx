@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { UserView } from "@tp/domain/api";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { depositRootKey, withdrawalRootKey } from "../api/cashier.ts";
 import { applyMarketState, marketsQueryKey } from "../api/markets.ts";
 import { applyNotification, notificationsQueryKey } from "../api/notifications.ts";
 import { tradeAuditQueryKey } from "../api/trade-audit.ts";
@@ -82,6 +83,9 @@ export function StreamProvider({ token, children }: { token: string; children: R
       if (notification && notification.kind !== "broadcast") {
         void queryClient.invalidateQueries({ queryKey: transactionHistoryRootKey });
         void queryClient.invalidateQueries({ queryKey: userQueryKey });
+        // The deposit success card and a withdrawal's timeline follow the decision at once.
+        void queryClient.invalidateQueries({ queryKey: depositRootKey });
+        void queryClient.invalidateQueries({ queryKey: withdrawalRootKey });
       }
       // Read on another device: which ones is not said, so the list is read again.
       if (notification === null) {

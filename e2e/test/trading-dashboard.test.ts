@@ -140,6 +140,7 @@ describeBrowser.each(databaseKindsUnderTest())("trading dashboard in Chromium on
 
       const confirm = page.getByRole("dialog", { name: "Confirm Call trade" });
       await expectVisible(confirm);
+      await screenshot(page, `trading-confirm-${name}`, { fullPage: false });
       for (const [label, value] of [
         ["Asset", "EURUSD"],
         ["Type", "Call"],

@@ -57,7 +57,7 @@ export function Footer() {
         <div className="mt-8 rounded-xl border border-amber-400/25 bg-amber-400/5 p-4">
           <p className="text-xs leading-relaxed text-navy-100">
             <strong className="font-semibold text-amber-300">Risk warning: </strong>
-            {riskWarning} <LosingAccountsSentence />
+            <span>{riskWarning}</span> <LosingAccountsSentence />
           </p>
         </div>
         <div className="mt-6 flex flex-col gap-1 text-xs text-navy-300 sm:flex-row sm:justify-between">

@@ -37,7 +37,7 @@ export function RiskWarningModal({
         This is your first trade with real money.
       </p>
       <p className="mt-3 rounded-lg border border-amber-400/40 bg-amber-50 px-3 py-2.5 text-sm leading-relaxed text-amber-950 dark:bg-amber-400/10 dark:text-amber-100">
-        {warning} <LosingAccountsSentence />
+        <span>{warning}</span> <LosingAccountsSentence />
       </p>
       <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
         Confirm that you have read and understood this warning to continue. You are asked once.

@@ -14,6 +14,7 @@ import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { seriousViolations } from "../src/accessibility.ts";
 import {
   type BrowserSession,
   describeBrowser,
@@ -140,6 +141,7 @@ describeBrowser.each(databaseKindsUnderTest())(
             page.getByRole("region", { name: "How it is computed" }).getByText(/stakes count/),
           );
           await screenshot(page, `risk-disclosure-${name}`);
+          expect(await seriousViolations(page)).toEqual([]);
           expect(session.problems).toEqual([]);
         } finally {
           await session.close();
@@ -155,6 +157,7 @@ describeBrowser.each(databaseKindsUnderTest())(
         await signUp.country.selectOption({ label: "France" });
         await expectFieldError(signUp.country, signUpRestrictedMessage("France"));
         await screenshot(session.page, "sign-up-restricted-country", { fullPage: false });
+        expect(await seriousViolations(session.page)).toEqual([]);
         await signUp.country.selectOption({ label: "Brazil" });
         await expectFieldError(signUp.country, "");
         expect(session.problems).toEqual([]);
@@ -177,12 +180,14 @@ describeBrowser.each(databaseKindsUnderTest())(
           await expectVisible(trading);
           expect(await trading.textContent()).toBe(tradingRestrictedNotice("France"));
           await screenshot(page, `dashboard-restricted-country-${name}`, { fullPage: false });
+          expect(await seriousViolations(page)).toEqual([]);
           await page.goto("/user/fund-wallet");
           const deposits = page.getByRole("note", { name: "Deposits" });
           await expectVisible(deposits);
           expect(await deposits.textContent()).toBe(depositsRestrictedNotice("France"));
           expect(await page.getByRole("button", { name: "Fund Account" }).count()).toBe(0);
           await screenshot(page, `deposit-restricted-country-${name}`, { fullPage: false });
+          expect(await seriousViolations(page)).toEqual([]);
           expect(session.problems).toEqual([]);
         } finally {
           await session.close();

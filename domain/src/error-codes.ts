@@ -46,6 +46,11 @@ export const errorCodes = [
   "MARKET_CLOSED",
   /** A real-money trade refused while prices are simulated. */
   "SIMULATED_PRICES_REAL_ACCOUNT",
+  /**
+   * A real-money trade or deposit by a trader whose declared country is on
+   * RESTRICTED_COUNTRIES (practice trading and withdrawals stay available).
+   */
+  "COUNTRY_RESTRICTED",
   /** The same Idempotency-Key sent again with a different request. */
   "IDEMPOTENCY_KEY_REUSED",
   /**

@@ -19,6 +19,7 @@ export const indexablePagePaths = [
   "/about",
   "/contact",
   "/market-status",
+  "/risk-disclosure",
   "/legal-documents",
   "/privacy-policy",
   "/terms-of-service",

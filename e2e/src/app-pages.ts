@@ -41,6 +41,7 @@ export const app_pages: readonly AppPage[] = [
   { route: paths.confirmation, as: "visitor" },
   { route: paths.financialStatement, as: "visitor" },
   { route: paths.marketStatus, as: "visitor" },
+  { route: paths.riskDisclosure, as: "visitor" },
   { route: "/no-such-page", as: "visitor" },
   // Account
   { route: paths.welcome, as: "visitor" },

@@ -1,4 +1,8 @@
 import path from "node:path";
+import {
+  default_restricted_country_codes,
+  parseRestrictedCountryCodes,
+} from "@tp/domain/restricted-countries";
 import { emailPattern, passwordRuleMessage } from "@tp/domain/validation";
 import { z } from "zod";
 import { feedConfigShape, refineFeedConfig } from "./feeds/feed-config.ts";
@@ -168,6 +172,35 @@ export const configSchema = z
     TRADER_SESSION_ABSOLUTE_HOURS: sessionAbsoluteHours.default(30 * 24),
     STAFF_SESSION_IDLE_MINUTES: sessionIdleMinutes.default(30),
     STAFF_SESSION_ABSOLUTE_HOURS: sessionAbsoluteHours.default(12),
+    /**
+     * The risk warning states the share of real-money accounts that lost money trading in
+     * the last 12 months (issue 14 item 5) only when at least this many accounts traded;
+     * below it, it says there is not yet enough data.
+     */
+    LOSING_ACCOUNTS_MIN_ACCOUNTS: z.coerce
+      .number({ error: "must be a whole number of accounts" })
+      .int("must be a whole number of accounts")
+      .min(1, "must be at least 1")
+      .max(1_000_000, "must be at most 1000000")
+      .default(100),
+    /**
+     * Restricted countries (issue 14 item 4): ISO 3166-1 alpha-2 codes, comma-separated, of
+     * the sign-up list's countries where retail binary options are banned. Sign-up from them
+     * is refused; residents' real-money deposits and trades are refused. Unset: the default
+     * list (domain/src/restricted-countries.ts, the README says why each); empty: none.
+     */
+    RESTRICTED_COUNTRIES: z
+      .string()
+      .transform((text, context) => {
+        const result = parseRestrictedCountryCodes(text);
+        if (result.ok) return result.countries;
+        context.addIssue({
+          code: "custom",
+          message: `unknown country code${result.unknown.length > 1 ? "s" : ""} ${result.unknown.join(", ")}: use the ISO 3166-1 alpha-2 codes of the sign-up list's countries, comma-separated (e.g. FR,DE,GB), or an empty value for none`,
+        });
+        return z.NEVER;
+      })
+      .prefault(default_restricted_country_codes.join(",")),
   })
   .superRefine(refineFeedConfig)
   .superRefine(refinePushConfig)
@@ -184,11 +217,17 @@ export interface Config
 
 export class ConfigError extends Error {}
 
+/** Settings where an empty value is kept (it means an empty list), not read as unset. */
+const emptyMeansNone: ReadonlySet<string> = new Set(["RESTRICTED_COUNTRIES"]);
+
 /** Parse the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings mean "not set", as in most shells' `VAR= command`.
+  // Empty strings mean "not set", as in most shells' `VAR= command`; but for a list whose
+  // default is not empty, empty is how the operator says "none".
   const defined = Object.fromEntries(
-    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ""),
+    Object.entries(environment).filter(
+      ([name, value]) => value !== undefined && (value !== "" || emptyMeansNone.has(name)),
+    ),
   );
   const result = configSchema.safeParse(defined);
   if (!result.success) {

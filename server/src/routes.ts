@@ -10,6 +10,7 @@ import { signInStepRoutes, twoFactorRoutes } from "./auth/second-factor-routes.t
 import { sessionAdminRoutes } from "./auth/session-admin-routes.ts";
 import { sessionRoutes } from "./auth/session-routes.ts";
 import { siteContentRoutes } from "./content/site-content.ts";
+import { riskDisclosureRoutes } from "./disclosure/risk-disclosure-routes.ts";
 import { depositAdminRoutes } from "./funding/deposit-admin-routes.ts";
 import { depositRoutes } from "./funding/deposit-routes.ts";
 import { paymentMethodAdminRoutes } from "./funding/payment-method-admin-routes.ts";
@@ -23,6 +24,7 @@ import { healthRoutes } from "./http/health-routes.ts";
 import { withSignedInScope } from "./http/signed-in-scope.ts";
 import { withStaffScope } from "./http/staff-scope.ts";
 import { withTraderScope } from "./http/trader-scope.ts";
+import { restrictedCountryRoutes } from "./jurisdictions/restricted-countries.ts";
 import { practiceRoutes } from "./ledger/practice-routes.ts";
 import { marketInfoPublicRoutes, marketInfoRoutes } from "./market-info/market-info-routes.ts";
 import { broadcastRoutes } from "./notifications/broadcast-routes.ts";
@@ -46,6 +48,8 @@ export type ScopedRoutes = (scope: FastifyInstance, context: AppContext) => Prom
 export const publicRoutePlugins: ScopedRoutes[] = [
   healthRoutes,
   siteContentRoutes,
+  riskDisclosureRoutes,
+  restrictedCountryRoutes,
   authRoutes,
   passkeySignInRoutes,
   signInStepRoutes,

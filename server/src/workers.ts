@@ -5,6 +5,7 @@ import { startAccountEmailWorker } from "./auth/account-email-requests.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { ensureTodaysSnapshot } from "./disclosure/losing-accounts.ts";
 import type { EventBus } from "./events/event-bus.ts";
 import type { Feed } from "./feeds/tick.ts";
 import { deposit_expiry_batch_max, expireUnpaidDeposits } from "./funding/deposits.ts";
@@ -38,6 +39,8 @@ export interface Workers {
   withdrawalExpiry: PollingWorker;
   /** Expires deposits left unpaid past DEPOSIT_PAYMENT_WINDOW_HOURS, telling the trader. */
   depositExpiry: PollingWorker;
+  /** Computes the day's share of losing accounts at start and after each UTC midnight. */
+  losingAccounts: PollingWorker;
   /** Stops them all, each after its pass under way, in the order below. */
   stop(): Promise<void>;
 }
@@ -140,6 +143,22 @@ export function startWorkers(options: {
     failure_message: "deposit expiry pass failed",
   });
 
+  const losingAccounts = startPollingWorker({
+    // One snapshot a day: a pass stores it when the day has none, else does nothing. It
+    // returns 0 so a pass is one call (batch_max 1 would otherwise ask once more).
+    runBatch: async (now) => {
+      await ensureTodaysSnapshot(database, now, config.LOSING_ACCOUNTS_MIN_ACCOUNTS);
+      return 0;
+    },
+    batch_max: 1,
+    // The day's figure is due after midnight UTC: ten minutes late is of no consequence.
+    poll_interval_ms: 10 * 60_000,
+    failure_backoff_ms_max: 60 * 60_000,
+    clock,
+    log: log.child({ module: "disclosure", part: "losing-accounts" }),
+    failure_message: "losing accounts computation failed",
+  });
+
   return {
     outbox,
     accountEmails,
@@ -149,7 +168,9 @@ export function startWorkers(options: {
     pushSender,
     withdrawalExpiry,
     depositExpiry,
+    losingAccounts,
     async stop() {
+      await losingAccounts.stop();
       await withdrawalExpiry.stop();
       await depositExpiry.stop();
       // Announcements first (they wake the push sender), then the senders; settlement

@@ -25,7 +25,15 @@ function startServer(env: Record<string, string>) {
   // One process (no tsx wrapper), so a signal reaches the server itself.
   const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
     cwd: repositoryRoot,
-    env: { ...process.env, DATABASE_URL: "", SMTP_URL: "", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      LOG_LEVEL: "info",
+      // The suite registers a trader from the United Kingdom, restricted by default.
+      RESTRICTED_COUNTRIES: "",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -17,6 +17,8 @@ export const paths = {
   financialStatement: "/financial-statement",
   /** Public: every asset's state now, feed halts and the trades refunded because of them. */
   marketStatus: "/market-status",
+  /** Public: the share of real-money accounts that lost money, and how it is computed. */
+  riskDisclosure: "/risk-disclosure",
   welcome: "/welcome",
   signUp: "/account/sign-up",
   signIn: "/account/sign-in",

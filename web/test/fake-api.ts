@@ -1,6 +1,7 @@
 import type { TradeView, UserView } from "@tp/domain/api";
 import { assetCatalogue, chartSymbol } from "@tp/domain/catalogue";
 import type { ErrorCode } from "@tp/domain/error-codes";
+import { losingAccountsMethod, notEnoughDataSentence } from "@tp/domain/losing-accounts";
 import { type SiteContent, siteContentSchema } from "@tp/domain/site-content";
 import shippedContent from "../../content/site.json";
 import { configureApiClient } from "../src/api/client.ts";
@@ -110,6 +111,14 @@ export function tradeFixture(overrides: Partial<TradeView> = {}): TradeView {
 export const defaultRoutes: FakeRoutes = {
   "GET /site-content": { body: { status: "success", data: siteContent } },
   "GET /health": { body: { status: "success" } },
+  // No restricted country: the fake trader is from the United Kingdom (issue 14 item 4).
+  "GET /restricted-countries": success({ countries: [] }),
+  // The footer's risk warning reads the share of losing accounts: none computed yet.
+  "GET /risk-disclosure": success({
+    snapshot: null,
+    sentence: notEnoughDataSentence,
+    method: losingAccountsMethod(100),
+  }),
   "GET /user": { body: { status: "success", data: { user: trader } } },
   "POST /logout": { body: { status: "success", message: "Logged out" } },
   "GET /markets": { body: { status: "success", data: { markets: marketsFixture } } },

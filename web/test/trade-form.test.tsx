@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { expirations } from "@tp/domain/catalogue";
+import { notEnoughDataSentence } from "@tp/domain/losing-accounts";
 import { marketStateMessages } from "@tp/domain/market-state";
 import { tradeMessages } from "@tp/domain/trade-form";
 import { describe, expect, it } from "vitest";
@@ -344,6 +345,8 @@ describe("confirmation modal (SPEC §2, §4)", () => {
 
     const risk = within(await screen.findByRole("dialog", { name: "Risk warning" }));
     expect(risk.getByText(siteContent.risk_warning)).toBeInTheDocument();
+    // Issue 14 item 5: the real share of losing accounts, here not yet enough data.
+    expect(await risk.findByText(notEnoughDataSentence)).toBeInTheDocument();
     await view.user.click(risk.getByRole("button", { name: "I understand the risk" }));
 
     const dialog = within(await screen.findByRole("dialog", { name: "Confirm Call trade" }));

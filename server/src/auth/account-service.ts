@@ -9,6 +9,7 @@ import type {
 } from "@tp/domain/validation";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
+import { refuseSignUpFrom } from "../jurisdictions/restricted-countries.ts";
 import { queueEmail } from "../mail/outbox.ts";
 import { alreadyRegisteredEmail } from "../mail/templates.ts";
 import {
@@ -48,6 +49,7 @@ function mailOptions(context: AppContext) {
  */
 export async function register(context: AppContext, input: RegisterRequest): Promise<void> {
   const { database, clock, config } = context;
+  refuseSignUpFrom(config, input.country);
   refuseCommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   await database.transaction(async (transaction) => {

@@ -148,10 +148,11 @@ async function liveSessionsByHash(
     id: number;
     user_id: number;
     role: Role;
+    country: string;
     last_seen_at: Date;
     token_hash: string;
   }>(
-    `SELECT s.id, s.user_id, u.role, s.last_seen_at, s.token_hash
+    `SELECT s.id, s.user_id, u.role, u.country, s.last_seen_at, s.token_hash
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = ANY($1::text[]) AND ${liveSessionCondition(2)}`,
     [hashes, ...liveSessionParameters(now, lifetimes)],
@@ -172,7 +173,9 @@ async function liveSessionsByHash(
   const byHash = new Map(result.rows.map((row) => [row.token_hash, row]));
   return hashes.map((hash) => {
     const row = byHash.get(hash);
-    return row ? { sessionId: row.id, userId: row.user_id, role: row.role } : null;
+    return row
+      ? { sessionId: row.id, userId: row.user_id, role: row.role, country: row.country }
+      : null;
   });
 }
 

@@ -39,6 +39,7 @@ export const tableOwners = {
   push_subscriptions: "push",
   push_deliveries: "push",
   admin_audit_log: "audit",
+  losing_accounts_snapshots: "disclosure",
 } as const;
 
 export type OwnedTable = keyof typeof tableOwners;
@@ -87,5 +88,10 @@ export const crossModuleReads: ReadonlyArray<{
     module: "funding",
     tables: ["users", "uploads"],
     why: "staff views show the trader and the receipt or document of a funding row",
+  },
+  {
+    module: "disclosure",
+    tables: ["users", "ledger_accounts", "journal_entries", "postings"],
+    why: "the share of losing accounts is computed from the ledger's trade postings of traders' real accounts",
   },
 ];

@@ -12,6 +12,7 @@ import { notFound } from "../http/errors.ts";
 import { failureResponses, fileReplySchema, sendReply } from "../http/replies.ts";
 import { bearerSecurity, idParamsSchema } from "../http/route-kit.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
+import { refuseRealMoneyIn } from "../jurisdictions/restricted-countries.ts";
 import { uploadsPerAccount, withUploadScope } from "../uploads/upload-scope.ts";
 import { findUpload, receiveMultipart, sendUpload } from "../uploads/upload-store.ts";
 import {
@@ -44,16 +45,15 @@ export async function depositRoutes(signedIn: FastifyInstance, context: AppConte
         response: { 201: apiSuccessSchema(createDepositDataSchema), ...failureResponses },
       },
     },
-    async (request, reply) =>
-      sendReply(
+    async (request, reply) => {
+      const session = sessionOf(request);
+      // A deposit is real money: refused to residents of a restricted country.
+      refuseRealMoneyIn(context.config, session.country);
+      return sendReply(
         reply,
-        await createDeposit(
-          context,
-          sessionOf(request).userId,
-          request.body,
-          idempotencyKeyOf(request),
-        ),
-      ),
+        await createDeposit(context, session.userId, request.body, idempotencyKeyOf(request)),
+      );
+    },
   );
 
   routes.get(

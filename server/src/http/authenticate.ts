@@ -8,6 +8,11 @@ export interface Session {
   sessionId: number;
   userId: number;
   role: Role;
+  /**
+   * The country the user declared, read with the session (no round trip of its own): real
+   * money is refused to residents of a restricted country (issue 14 item 4).
+   */
+  country: string;
 }
 
 /** What the signed-in hooks need of the application: a way to find a live session. */

@@ -83,6 +83,9 @@ export async function startTestPlatform(
     RATE_LIMIT_FACTOR: "0",
     // No simulated past unless a suite asks for it: a start stays fast.
     PRICE_HISTORY_HOURS: "0",
+    // Suites register traders from the United Kingdom, restricted by default (issue 14 item
+    // 4): none restricted unless a suite says (restricted-countries.test.ts does).
+    RESTRICTED_COUNTRIES: "",
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...options.env,
   });

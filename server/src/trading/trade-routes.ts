@@ -13,6 +13,7 @@ import { sessionOf } from "../http/authenticate.ts";
 import { notFound } from "../http/errors.ts";
 import { failureResponses, pageInfo } from "../http/replies.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
+import { refuseRealMoneyIn } from "../jurisdictions/restricted-countries.ts";
 import { auditSecondOf, ticksAround, ticksAroundIn } from "../prices/ticks-around.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
 import { placeTrade } from "./place-trade.ts";
@@ -53,7 +54,9 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
       },
     },
     async (request, reply) => {
-      const { userId } = sessionOf(request);
+      const { userId, country } = sessionOf(request);
+      // Real money is refused to residents of a restricted country; practice stays open.
+      if (!request.body.is_practice) refuseRealMoneyIn(context.config, country);
       context.rateLimiter.consume(rateRules.placeTradePerAccount, String(userId));
       const result = await placeTrade(context, userId, request.body, idempotencyKeyOf(request));
       if (result.replayed) reply.header("idempotency-replayed", "true");

@@ -32,6 +32,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       RATE_LIMIT_FACTOR: "0",
       LOG_LEVEL: "warn",
       SMTP_URL: "",
+      // Suites register traders from the United Kingdom, restricted by default.
+      RESTRICTED_COUNTRIES: "",
       ...env,
     },
     stdio: ["ignore", "inherit", "inherit"],

@@ -88,6 +88,13 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: paths.riskDisclosure,
+            lazy: lazyPage(
+              () => import("../routes/risk-disclosure/risk-disclosure-page.tsx"),
+              (m) => <m.RiskDisclosurePage />,
+            ),
+          },
+          {
             path: paths.welcome,
             lazy: lazyPage(
               () => import("../routes/account/welcome-page.tsx"),

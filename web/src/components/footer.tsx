@@ -4,13 +4,15 @@ import { useSiteContent } from "../api/site-content.ts";
 import { app_name } from "../brand.ts";
 import { paths } from "../paths.ts";
 import { Logo } from "./logo.tsx";
+import { LosingAccountsSentence } from "./losing-accounts-sentence.tsx";
 
 const linkClass = "text-sm text-navy-200 hover:text-white hover:underline underline-offset-4";
 
 /**
  * On every page (SPEC §2, PRODUCT.md D6): the current year, links to the privacy policy
  * and terms, and the risk warning. Until the site content answers, the shipped default
- * warning shows, so no page is ever without one.
+ * warning shows, so no page is ever without one. The warning adds the real share of
+ * losing accounts (or that there is not enough data yet) once the server has answered.
  */
 export function Footer() {
   const content = useSiteContent();
@@ -38,6 +40,9 @@ export function Footer() {
             <Link to={paths.marketStatus} className={linkClass}>
               Market status
             </Link>
+            <Link to={paths.riskDisclosure} className={linkClass}>
+              Risk disclosure
+            </Link>
             <Link to={paths.legalDocuments} className={linkClass}>
               Legal documents
             </Link>
@@ -52,7 +57,7 @@ export function Footer() {
         <div className="mt-8 rounded-xl border border-amber-400/25 bg-amber-400/5 p-4">
           <p className="text-xs leading-relaxed text-navy-100">
             <strong className="font-semibold text-amber-300">Risk warning: </strong>
-            {riskWarning}
+            <span>{riskWarning}</span> <LosingAccountsSentence />
           </p>
         </div>
         <div className="mt-6 flex flex-col gap-1 text-xs text-navy-300 sm:flex-row sm:justify-between">

@@ -1,12 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { countries, DEFAULT_COUNTRY } from "@tp/domain/countries";
 import { uiMessages } from "@tp/domain/messages";
+import { signUpRestrictedMessage } from "@tp/domain/restricted-countries";
 import { type RegisterInput, type RegisterRequest, registerSchema } from "@tp/domain/validation";
 import { type Resolver, useForm } from "react-hook-form";
 import toast from "react-hot-toast/headless";
 import { useNavigate, useSearchParams } from "react-router";
 import { errorMessage } from "../../api/client.ts";
 import { useRegisterMutation } from "../../api/register.ts";
+import { useCountryRestricted } from "../../api/restricted-countries.ts";
 import { AuthCard } from "../../components/auth-card.tsx";
 import { Button } from "../../components/button.tsx";
 import { CheckboxField, SelectField, TextField } from "../../components/form-fields.tsx";
@@ -43,7 +45,8 @@ export function SignUpPage() {
     register,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting },
+    watch,
+    formState: { errors, isSubmitting, dirtyFields, submitCount },
   } = useForm<SignUpValues, unknown, RegisterRequest>({
     resolver,
     defaultValues: {
@@ -60,7 +63,22 @@ export function SignUpPage() {
     },
   });
 
+  // Restricted countries (issue 14 item 4): the server's rule, shown as the trader picks
+  // the country (or on submit, for the preselected one), with the server's own message.
+  const country = watch("country");
+  const countryRestricted = useCountryRestricted(country) === true;
+  const countryError =
+    errors.country?.message ??
+    (countryRestricted && (dirtyFields.country || submitCount > 0)
+      ? signUpRestrictedMessage(country)
+      : undefined);
+
   const onValid = async (values: RegisterRequest) => {
+    if (countryRestricted) {
+      setError("country", { message: signUpRestrictedMessage(values.country) });
+      onInvalid();
+      return;
+    }
     try {
       await registration.mutateAsync(values);
       writeStorage(storageKeys.registrationEmail, values.email);
@@ -131,7 +149,7 @@ export function SignUpPage() {
         <SelectField
           label="Country"
           autoComplete="country-name"
-          error={errors.country?.message}
+          error={countryError}
           {...register("country")}
         >
           {countries.map((country) => (

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { TradeView } from "@tp/domain/api";
+import { tradingRestrictedNotice } from "@tp/domain/restricted-countries";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useMarkets } from "../../api/markets.ts";
 import { dashboard_refetch_ms, dashboard_stale_ms, dashboardRetry } from "../../api/polling.ts";
@@ -10,6 +11,7 @@ import {
 } from "../../api/trade-history.ts";
 import { userQueryOptions } from "../../api/user.ts";
 import { useAuth } from "../../auth/auth-context.ts";
+import { CountryRestrictedNotice } from "../../components/country-restricted-notice.tsx";
 import { DocumentTitle } from "../../components/document-title.tsx";
 import { TradeAuditDialog } from "../../components/trade-audit-dialog.tsx";
 import { useNow } from "../../components/use-now.ts";
@@ -116,6 +118,11 @@ export function DashboardPage() {
       <h1 className="sr-only">Trading dashboard</h1>
       <div className="grid grid-cols-1 gap-4">
         <TwoFactorPrompt />
+        <CountryRestrictedNotice
+          country={user.account.country}
+          label="Real-money trading"
+          text={tradingRestrictedNotice}
+        />
         <TickerStrip markets={marketMap} selected={chartSymbol} onPick={pickMarket} />
         <div className="grid items-start gap-4 md:grid-cols-[minmax(0,1fr)_19.5rem] lg:grid-cols-[14rem_minmax(0,1fr)_19.5rem]">
           <aside

@@ -1,3 +1,7 @@
+import { depositsRestrictedNotice } from "@tp/domain/restricted-countries";
+import { useCountryRestricted } from "../../api/restricted-countries.ts";
+import { useAuth } from "../../auth/auth-context.ts";
+import { CountryRestrictedNotice } from "../../components/country-restricted-notice.tsx";
 import { WalletIcon } from "../../components/icons.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
 import { DepositFlow } from "../../funding/deposit-flow.tsx";
@@ -7,9 +11,12 @@ import { fundingTabs } from "./funding-tabs.ts";
 
 /**
  * SPEC §2 "Funding flow": the banner with tabs, then the deposit flow, preceded by a notice
- * while real-account trading is unavailable on most markets (issue 11).
+ * while real-account trading is unavailable on most markets (issue 11). A resident of a
+ * restricted country (issue 14 item 4) is told why deposits are off instead of the flow.
  */
 export function FundWalletPage() {
+  const country = useAuth().user?.account.country;
+  const restricted = useCountryRestricted(country);
   return (
     <>
       <FundingBanner
@@ -18,8 +25,18 @@ export function FundWalletPage() {
         icon={<WalletIcon className="size-6" />}
       />
       <SectionTabs label="Funding" tabs={fundingTabs} />
-      <RealTradingNotice />
-      <DepositFlow />
+      {restricted ? (
+        <CountryRestrictedNotice
+          country={country}
+          label="Deposits"
+          text={depositsRestrictedNotice}
+        />
+      ) : (
+        <>
+          <RealTradingNotice />
+          <DepositFlow />
+        </>
+      )}
     </>
   );
 }

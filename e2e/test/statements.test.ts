@@ -4,6 +4,7 @@ import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeBrowser, launchBrowser, openSession, viewports } from "../src/browser.ts";
+import { staff, staff_env } from "../src/funding.ts";
 import {
   expectFieldError,
   expectNoHorizontalOverflow,
@@ -26,7 +27,10 @@ describeBrowser("statements and data export in Chromium", () => {
   let trader: Trader;
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startBrowserPlatform("pglite"), launchBrowser()]);
+    [platform, browser] = await Promise.all([
+      startBrowserPlatform("pglite", staff_env),
+      launchBrowser(),
+    ]);
     trader = newTrader({ first_name: "Mary", last_name: "Jackson" });
     await registerByApi(platform, trader);
   });
@@ -96,6 +100,34 @@ describeBrowser("statements and data export in Chromium", () => {
       expect(session.problems).toEqual([]);
     } catch (error) {
       await screenshot(page, "failure-statements", { fullPage: false }).catch(() => undefined);
+      throw error;
+    } finally {
+      await session.close();
+    }
+  });
+  it("staff download the auditors' ledger CSV from the reconciliation page", async () => {
+    const session = await openSession(browser, platform.baseUrl, viewports.desktop);
+    const page = session.page;
+    try {
+      await page.goto("/admin/reconciliation");
+      await expectPath(page, "/account/sign-in");
+      await new SignInPage(page).signInThroughSecondFactor(platform, staff.email, staff.password);
+      await expectPath(page, "/admin/reconciliation");
+      await expectVisible(page.getByRole("heading", { name: "Export for auditors" }));
+      await page.getByLabel("From", { exact: true }).fill("2026-01-01");
+      await page.getByLabel("To", { exact: true }).fill("2026-01-15");
+      const ledger = await downloadOf(page, "Download ledger CSV");
+      expect(ledger.name).toBe("ledger-2026-01-01-to-2026-01-15.csv");
+      const lines = ledger.bytes.toString("utf8").trim().split("\n");
+      expect(lines[0]).toBe(
+        "entry_id,created_at,kind,reference,posting_id,account_id,account_code,user_id,currency,amount",
+      );
+      // The trader's practice balance, given at sign-up, is in the ledger of the period.
+      expect(lines.some((line) => line.includes(",practice_topup,"))).toBe(true);
+      await screenshot(page, "admin-reconciliation-export-desktop");
+      expect(session.problems).toEqual([]);
+    } catch (error) {
+      await screenshot(page, "failure-admin-export", { fullPage: false }).catch(() => undefined);
       throw error;
     } finally {
       await session.close();

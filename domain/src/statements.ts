@@ -31,6 +31,7 @@ export const statementMessages = {
   formatInvalid: "Choose CSV or PDF",
   accountInvalid: "Choose the real or the practice account",
   exportKindInvalid: "Choose deposits, withdrawals, ledger or trades",
+  statementTooLong: "This statement has too many lines for one file: choose a shorter period",
   exportTooLarge: "This export has too many rows for one file: choose a shorter period",
 } as const;
 

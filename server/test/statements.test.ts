@@ -1,7 +1,11 @@
 import { statementMessages } from "@tp/domain/statements";
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { statementKindLabel, traderStatement } from "../src/statements/statement.ts";
+import {
+  StatementTooLongError,
+  statementKindLabel,
+  traderStatement,
+} from "../src/statements/statement.ts";
 import { decimalFromCents } from "../src/statements/statement-files.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
@@ -225,6 +229,21 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
       })),
     );
     expect(rows.at(-1)!.balance).toBe(decimalFromCents(statement.closing_balance_cents));
+  });
+
+  it("refuses a statement past its line limit rather than building it", async () => {
+    const period = {
+      from: new Date("2026-01-16T00:00:00Z"),
+      until: new Date("2026-01-17T00:00:00Z"),
+      fromText: "2026-01-16",
+      toText: "2026-01-16",
+    };
+    // Day 2 has 8 lines: a limit of 8 holds them, 7 does not.
+    const whole = await traderStatement(platform.database, trader.user.id, "real", period, 8);
+    expect(whole.lines).toHaveLength(8);
+    await expect(
+      traderStatement(platform.database, trader.user.id, "real", period, 7),
+    ).rejects.toBeInstanceOf(StatementTooLongError);
   });
 
   it("writes a PDF that names the period", async () => {

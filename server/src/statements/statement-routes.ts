@@ -17,7 +17,7 @@ import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { findUserById } from "../users/users.ts";
 import { traderDataExport } from "./data-export.ts";
 import { ExportTooLargeError, staffExportCsv } from "./staff-exports.ts";
-import { traderStatement } from "./statement.ts";
+import { StatementTooLongError, traderStatement } from "./statement.ts";
 import { statementCsv, statementPdf } from "./statement-files.ts";
 
 /** The period of a request, or a 422 saying per field what is wrong with it. */
@@ -63,7 +63,14 @@ export async function statementRoutes(traders: FastifyInstance, context: AppCont
       const period = periodOf(request.query, now);
       const { userId } = sessionOf(request);
       const { format, account } = request.query;
-      const statement = await traderStatement(context.database, userId, account, period);
+      const statement = await traderStatement(context.database, userId, account, period).catch(
+        (error: unknown) => {
+          if (error instanceof StatementTooLongError) {
+            throw validationError({ to: [statementMessages.statementTooLong] });
+          }
+          throw error;
+        },
+      );
       const fileName = statementFileName(`statement-${account}`, period, format);
       if (format === "csv") {
         return sendAttachment(reply, "text/csv; charset=utf-8", fileName, statementCsv(statement));

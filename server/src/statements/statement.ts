@@ -14,6 +14,19 @@ import { type EntryKind, traderAccountId } from "../ledger/ledger.ts";
  * money), but the trader must see it and its fee: it is a line with a zero change.
  */
 
+/**
+ * The most lines one statement holds (a PDF of this many is about 2,500 pages). Past it the
+ * statement is refused, asking for a shorter period, rather than built in memory.
+ */
+export const statement_lines_max = 100_000;
+
+export class StatementTooLongError extends Error {
+  constructor() {
+    super("statement too long");
+    this.name = "StatementTooLongError";
+  }
+}
+
 export interface StatementLine {
   at: Date;
   entry_id: number;
@@ -87,6 +100,7 @@ export async function traderStatement(
   userId: number,
   account: StatementAccount,
   period: StatementPeriod,
+  linesMax = statement_lines_max,
 ): Promise<Statement> {
   return database.transaction(async (transaction) => {
     await transaction.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
@@ -139,9 +153,11 @@ export async function traderStatement(
        LEFT JOIN trades t
          ON t.id = CASE WHEN e.kind LIKE 'trade%' AND e.reference ~ '^trade:[0-9]{1,18}$'
                         THEN substr(e.reference, 7)::bigint END
-       ORDER BY e.created_at, e.id`,
-      [accountId, period.from, period.until, userId, account === "real"],
+       ORDER BY e.created_at, e.id
+       LIMIT $6`,
+      [accountId, period.from, period.until, userId, account === "real", linesMax + 1],
     );
+    if (movements.rows.length > linesMax) throw new StatementTooLongError();
     const sum = sums.rows[0]!;
     const opening = Number(sum.before_from);
     let balance = opening;

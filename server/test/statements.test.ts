@@ -382,3 +382,37 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     expect(late.body.errors.to).toEqual([statementMessages.toBeforeFrom]);
   });
 });
+
+describe.each(databaseKindsUnderTest())("statement downloads are rate limited on %s", (kind) => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startFundingPlatform(kind, { RATE_LIMIT_FACTOR: "1" });
+  });
+  afterAll(async () => platform?.close());
+
+  it("30 downloads per account in 15 minutes; a refused period does not count", async () => {
+    const http = httpClient(platform.baseUrl);
+    const trader = await signedInTrader(platform);
+    const path = "/api/v1/statements?from=2026-01-15&to=2026-01-15";
+    for (let index = 0; index < 5; index++) {
+      const refused = await http.get(
+        "/api/v1/statements?from=2026-01-15&to=2026-01-14",
+        trader.token,
+      );
+      expect(refused.status).toBe(422);
+    }
+    for (let index = 0; index < 29; index++) {
+      expect((await http.get(path, trader.token)).status).toBe(200);
+    }
+    expect((await http.get("/api/v1/statements/data-export", trader.token)).status).toBe(200);
+    const limited = await http.get(path, trader.token);
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe("RATE_LIMITED");
+    // Another trader has their own count; the window ends after 15 minutes.
+    const other = await signedInTrader(platform);
+    expect((await http.get(path, other.token)).status).toBe(200);
+    platform.clock.advance(15 * 60 * 1000);
+    expect((await http.get(path, trader.token)).status).toBe(200);
+  });
+});

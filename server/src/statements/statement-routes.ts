@@ -14,6 +14,7 @@ import { validationError } from "../http/errors.ts";
 import { fileReplySchema } from "../http/replies.ts";
 import { bearerSecurity } from "../http/route-kit.ts";
 import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
+import { rateRules } from "../rate-limit/rate-limiter.ts";
 import { findUserById } from "../users/users.ts";
 import { traderDataExport } from "./data-export.ts";
 import { ExportTooLargeError, staffExportCsv } from "./staff-exports.ts";
@@ -62,6 +63,8 @@ export async function statementRoutes(traders: FastifyInstance, context: AppCont
       const now = context.clock.now();
       const period = periodOf(request.query, now);
       const { userId } = sessionOf(request);
+      // Counted once the request is valid: a refused period builds nothing.
+      context.rateLimiter.consume(rateRules.downloadsPerAccount, String(userId));
       const { format, account } = request.query;
       const statement = await traderStatement(context.database, userId, account, period).catch(
         (error: unknown) => {
@@ -99,6 +102,7 @@ export async function statementRoutes(traders: FastifyInstance, context: AppCont
     },
     async (request, reply) => {
       const now = context.clock.now();
+      context.rateLimiter.consume(rateRules.downloadsPerAccount, String(sessionOf(request).userId));
       const data = await traderDataExport(
         context.database,
         context.marketData.store,
@@ -136,6 +140,7 @@ export async function staffExportRoutes(staff: FastifyInstance, context: AppCont
     },
     async (request, reply) => {
       const period = periodOf(request.query, context.clock.now());
+      context.rateLimiter.consume(rateRules.downloadsPerAccount, String(sessionOf(request).userId));
       const { kind } = request.params;
       let csv: string;
       try {

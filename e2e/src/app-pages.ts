@@ -78,6 +78,7 @@ export const app_pages: readonly AppPage[] = [
   { route: paths.user.cryptoMarket, as: "trader" },
   { route: paths.user.transactionHistory, as: "trader" },
   { route: paths.user.tradeHistory, as: "trader" },
+  { route: paths.user.statements, as: "trader" },
   { route: paths.user.personalData, as: "trader" },
   { route: paths.user.security, as: "trader" },
   { route: paths.user.referrals, as: "trader" },

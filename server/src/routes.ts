@@ -36,6 +36,7 @@ import { feedHealthRoutes } from "./prices/feed-health-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
 import { reconciliationRoutes } from "./reconciliation/reconciliation-routes.ts";
 import { referralRoutes } from "./referrals/referral-routes.ts";
+import { staffExportRoutes, statementRoutes } from "./statements/statement-routes.ts";
 import { streamRoutes } from "./stream/stream-routes.ts";
 import { marketHaltRoutes } from "./trading/market-halt-routes.ts";
 import { tradeRoutes } from "./trading/trade-routes.ts";
@@ -86,6 +87,7 @@ export const traderRoutePlugins: ScopedRoutes[] = [
   depositRoutes,
   withdrawalRoutes,
   verificationRoutes,
+  statementRoutes,
 ];
 
 /** Back-office routes: mounted under /admin in the staff scope, inside the signed-in one. */
@@ -101,6 +103,7 @@ export const staffRoutePlugins: ScopedRoutes[] = [
   auditLogRoutes,
   reconciliationRoutes,
   feedHealthRoutes,
+  staffExportRoutes,
 ];
 
 /** Every area's routes, mounted under /api/v1; a new area adds its plugin to one list above. */

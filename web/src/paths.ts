@@ -37,6 +37,8 @@ export const paths = {
     cryptoMarket: "/user/crypto-market",
     transactionHistory: "/user/transaction-history",
     tradeHistory: "/user/trade-history",
+    /** Statements as CSV or PDF and the trader's data export (issue 14 item 6). */
+    statements: "/user/statements",
     personalData: "/user/personal-data",
     security: securityPagePath,
     referrals: "/user/referrals",

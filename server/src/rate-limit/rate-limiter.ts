@@ -43,6 +43,11 @@ export const rateRules = {
   secondFactorPerAccount: { name: "second-factor:account", limit: 10, window_ms: 15 * minute_ms },
   /** Generous: a trader may fire a burst of 50 trades at once (the trading issue's floor). */
   placeTradePerAccount: { name: "trade:account", limit: 120, window_ms: minute_ms },
+  /**
+   * Statements, the data export and the auditors' exports read up to 5 years of records
+   * each: enough for anyone picking periods and formats, not for a loop.
+   */
+  downloadsPerAccount: { name: "downloads:account", limit: 30, window_ms: 15 * minute_ms },
 } as const satisfies Record<string, RateRule>;
 
 /**

@@ -14,10 +14,10 @@ import { notFound } from "../http/errors.ts";
 import { failureResponses, pageInfo } from "../http/replies.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
 import { refuseRealMoneyIn } from "../jurisdictions/restricted-countries.ts";
-import { auditSecondOf, ticksAround, ticksAroundIn } from "../prices/ticks-around.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
 import { placeTrade } from "./place-trade.ts";
-import { findUserTrade, storedAuditWindow, tradeHistoryPage, tradeView } from "./trades.ts";
+import { tradeAudit } from "./trade-audit.ts";
+import { findUserTrade, tradeHistoryPage, tradeView } from "./trades.ts";
 
 export const history_page_size_max = 100;
 
@@ -118,34 +118,9 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
         request.params.id,
       );
       if (!trade) throw notFound();
-      const toView = (ticks: Array<{ price: number; at: number }>) =>
-        ticks.map((tick) => ({ price: tick.price, at: new Date(tick.at).toISOString() }));
-      // Settled trades are audited from the ticks stored at settlement (per trade before
-      // migration 006, per symbol and second since); open ones are read live.
-      const frozen = trade.audit_ticks;
-      const window = async (centerMs: number) => {
-        const stored = await storedAuditWindow(
-          context.database,
-          trade.asset,
-          auditSecondOf(centerMs),
-        );
-        if (stored) return toView(ticksAroundIn(stored, centerMs));
-        return toView(
-          await ticksAround(context.marketData.store, context.database, trade.asset, centerMs),
-        );
-      };
       return {
         status: "success" as const,
-        data: {
-          trade: tradeView(trade),
-          audit: {
-            entry_ticks: frozen ? toView(frozen.entry) : await window(trade.entry_at.getTime()),
-            exit_ticks: frozen ? toView(frozen.exit) : await window(trade.expires_at.getTime()),
-            settlement_lag_ms: trade.settlement_lag_ms,
-            note: trade.settlement_note,
-            refund_reason: trade.refund_reason,
-          },
-        },
+        data: await tradeAudit(context.database, context.marketData.store, trade),
       };
     },
   );

@@ -113,6 +113,30 @@ export async function findUserTrade(
   return result.rows[0] ?? null;
 }
 
+/** Every trade of a user, oldest first (the data export: issue 14 item 6). */
+export async function userTrades(queryable: Queryable, userId: number): Promise<TradeRow[]> {
+  const result = await queryable.query<TradeRow>(
+    "SELECT * FROM trades WHERE user_id = $1 ORDER BY start_time, id",
+    [userId],
+  );
+  return result.rows;
+}
+
+/** Trades started in [from, until), oldest first, at most `limit`: the staff export for auditors. */
+export async function tradesStartedDuring(
+  queryable: Queryable,
+  from: Date,
+  until: Date,
+  limit: number,
+): Promise<TradeRow[]> {
+  const result = await queryable.query<TradeRow>(
+    `SELECT * FROM trades WHERE start_time >= $1 AND start_time < $2
+     ORDER BY start_time, id LIMIT $3`,
+    [from, until, limit],
+  );
+  return result.rows;
+}
+
 export async function tradeHistoryPage(
   queryable: Queryable,
   userId: number,

@@ -252,6 +252,14 @@ async function sendRequest<T>(path: string, options: RequestOptions): Promise<Ap
   throw failure;
 }
 
+/**
+ * `/api/v1{path}` through the client's base URL and transport, for a reply that is not the
+ * JSON envelope (a download: api/download-file.ts). The caller reads the Response itself.
+ */
+export function fetchFromApi(path: string, init: RequestInit): Promise<Response> {
+  return config.fetch(`${config.baseUrl}${path}`, init);
+}
+
 /** True when the API answers `path` with a 2xx, whatever the body (the status indicator). */
 export async function apiReachable(path: string, signal?: AbortSignal): Promise<boolean> {
   const timeout = withTimeout(signal);

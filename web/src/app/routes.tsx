@@ -219,6 +219,13 @@ export const routes: RouteObject[] = [
                 ),
               },
               {
+                path: paths.user.statements,
+                lazy: lazyPage(
+                  () => import("../routes/statements/statements-page.tsx"),
+                  (m) => <m.StatementsPage />,
+                ),
+              },
+              {
                 path: paths.user.personalData,
                 lazy: lazyPage(
                   () => import("../routes/settings/personal-data-page.tsx"),

@@ -38,6 +38,8 @@ export interface QueuePageProps<Item extends QueueItem, Status extends string> {
    * next item. The panel is mounted afresh for each item (its dialogs and form state reset).
    */
   renderDetail: (item: Item, onDecided: () => void) => ReactNode;
+  /** Under the queue: e.g. the auditors' export of this queue. */
+  footer?: ReactNode;
 }
 
 /**
@@ -57,6 +59,7 @@ export function QueuePage<Item extends QueueItem, Status extends string>({
   query: queryFor,
   renderRow,
   renderDetail,
+  footer,
 }: QueuePageProps<Item, Status>) {
   const params = useQueueParams<Status>(statuses, defaultStatus);
   const query = useQuery(queryFor({ status: params.status, page: params.page }));
@@ -108,6 +111,7 @@ export function QueuePage<Item extends QueueItem, Status extends string>({
           )
         }
       />
+      {footer}
     </>
   );
 }

@@ -17,6 +17,7 @@ import {
 import { factIfSet, QueueDetail, QueueRow, reviewedFacts } from "../components/queue-item.tsx";
 import { Facts } from "../components/queue-layout.tsx";
 import { QueuePage } from "../components/queue-page.tsx";
+import { StaffExport } from "../components/staff-export.tsx";
 import { useSignedInUserId, useStaffCan } from "../use-staff-role.ts";
 
 /** Deposits queue (PRODUCT.md D7): see the receipt, approve (credits the real balance) or reject. */
@@ -24,6 +25,7 @@ export function DepositsPage() {
   return (
     <QueuePage
       title="Deposits"
+      footer={<StaffExport kinds={["deposits"]} />}
       description="Check each receipt against the payment, then approve to credit the trader's real balance, or reject with a reason."
       statuses={depositStatuses}
       statusLabel="Deposit status"

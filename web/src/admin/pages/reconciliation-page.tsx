@@ -8,6 +8,7 @@ import { PageTitle } from "../../components/page-title.tsx";
 import { FailureState, failureDetails } from "../../components/query-states.tsx";
 import { ledgerCheckQuery } from "../api/ledger-check.ts";
 import { formatDateTime, humanizeKey } from "../components/admin-format.ts";
+import { StaffExport } from "../components/staff-export.tsx";
 
 function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
@@ -136,6 +137,7 @@ export function ReconciliationPage() {
           </Card>
         </div>
       )}
+      <StaffExport kinds={["ledger", "trades", "deposits", "withdrawals"]} />
     </>
   );
 }

@@ -16,6 +16,7 @@ import {
 import { factIfSet, QueueDetail, QueueRow, reviewedFacts } from "../components/queue-item.tsx";
 import { Facts } from "../components/queue-layout.tsx";
 import { QueuePage } from "../components/queue-page.tsx";
+import { StaffExport } from "../components/staff-export.tsx";
 import { useSignedInUserId, useStaffCan } from "../use-staff-role.ts";
 
 /** Withdrawals queue (PRODUCT.md D4, D7): pay out and record the reference, or reject (hold released). */
@@ -23,6 +24,7 @@ export function WithdrawalsPage() {
   return (
     <QueuePage
       title="Withdrawals"
+      footer={<StaffExport kinds={["withdrawals"]} />}
       description="Pay the trader outside the platform, then mark the withdrawal paid with the payout reference. Rejecting releases the held amount."
       statuses={withdrawalStatuses}
       statusLabel="Withdrawal status"

@@ -18,6 +18,7 @@ export const accountMenu: readonly NavItem[] = [
 export const statementsMenu: readonly NavItem[] = [
   { to: paths.user.transactionHistory, label: "Transaction History" },
   { to: paths.user.tradeHistory, label: "Trade History" },
+  { to: paths.user.statements, label: "Download statements" },
 ];
 
 export const settingsMenu: readonly NavItem[] = [

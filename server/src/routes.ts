@@ -34,6 +34,7 @@ import { feedHealthRoutes } from "./prices/feed-health-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
 import { reconciliationRoutes } from "./reconciliation/reconciliation-routes.ts";
 import { referralRoutes } from "./referrals/referral-routes.ts";
+import { responsibleTradingRoutes } from "./responsible-trading/responsible-trading-routes.ts";
 import { streamRoutes } from "./stream/stream-routes.ts";
 import { marketHaltRoutes } from "./trading/market-halt-routes.ts";
 import { tradeRoutes } from "./trading/trade-routes.ts";
@@ -82,6 +83,7 @@ export const traderRoutePlugins: ScopedRoutes[] = [
   depositRoutes,
   withdrawalRoutes,
   verificationRoutes,
+  responsibleTradingRoutes,
 ];
 
 /** Back-office routes: mounted under /admin in the staff scope, inside the signed-in one. */

@@ -39,6 +39,7 @@ export const tableOwners = {
   push_subscriptions: "push",
   push_deliveries: "push",
   admin_audit_log: "audit",
+  reality_check_settings: "responsible-trading",
 } as const;
 
 export type OwnedTable = keyof typeof tableOwners;

@@ -4,6 +4,7 @@ import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { paths } from "../../web/src/paths.ts";
+import { describeViolations, seriousViolations } from "../src/accessibility.ts";
 import {
   type BrowserSession,
   describeBrowser,
@@ -185,6 +186,8 @@ describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on
       const { page } = session;
       try {
         await screenshot(page, `responsible-trading-${width}-${theme}`);
+        const onPage = await seriousViolations(page);
+        expect(onPage, describeViolations(onPage)).toEqual([]);
         const profit = await realTradeWon(page);
         // The default interval: 60 minutes from the sign-in.
         await page.clock.fastForward("59:00");
@@ -196,6 +199,8 @@ describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on
         await expect.poll(async () => dialog.textContent()).toMatch(/signed in for 1 h 0 min\./);
         expect(await dialog.textContent()).toContain(`+$${profit.toFixed(2)}`);
         await screenshot(page, `reality-check-dialog-${width}-${theme}`, { fullPage: false });
+        const inDialog = await seriousViolations(page);
+        expect(inDialog, describeViolations(inDialog)).toEqual([]);
         expect(session.problems).toEqual([]);
       } catch (error) {
         await screenshot(page, `failure-reality-check-${width}-${theme}`, {

@@ -59,16 +59,18 @@ export const sessionFiguresSchema = z.object({
 export type SessionFigures = z.infer<typeof sessionFiguresSchema>;
 
 /**
- * The number of whole intervals since the session began at `now_ms` (0 before the first
- * check is due). The web app shows the dialog once per interval reached.
+ * The first reality check after `after_ms`: the session's sign-in plus a whole number of
+ * intervals. The server's `next_check_at` and the web app's timer both use it, so the checks
+ * follow the session's start, not a page load.
  */
-export function realityChecksDue(
+export function nextRealityCheckAt(
   started_at_ms: number,
   interval_minutes: number,
-  now_ms: number,
+  after_ms: number,
 ): number {
   const interval_ms = interval_minutes * 60_000;
-  return Math.max(0, Math.floor((now_ms - started_at_ms) / interval_ms));
+  const passed = Math.max(0, Math.floor((after_ms - started_at_ms) / interval_ms));
+  return started_at_ms + (passed + 1) * interval_ms;
 }
 
 /** "1 h 5 min", "12 min", "0 min": how long the session has lasted, in whole minutes. */

@@ -1,6 +1,10 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { responsibleTradingMessages, type SessionFigures } from "@tp/domain/responsible-trading";
+import {
+  nextRealityCheckAt,
+  responsibleTradingMessages,
+  type SessionFigures,
+} from "@tp/domain/responsible-trading";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RealityCheckDialog } from "../src/responsible-trading/reality-check.tsx";
 import { type ApiCall, storeSession, success } from "./fake-api.ts";
@@ -18,6 +22,20 @@ const figures: SessionFigures = {
 };
 
 afterEach(() => window.sessionStorage.clear());
+
+describe("when the next check is due", () => {
+  it("is the sign-in plus a whole number of intervals, the first one after the time given", () => {
+    const start = Date.parse(started);
+    const minute = 60_000;
+    expect(nextRealityCheckAt(start, 10, start)).toBe(start + 10 * minute);
+    expect(nextRealityCheckAt(start, 10, start + 9 * minute)).toBe(start + 10 * minute);
+    // At the check itself, the next is one interval on (the one just shown is answered).
+    expect(nextRealityCheckAt(start, 10, start + 10 * minute)).toBe(start + 20 * minute);
+    expect(nextRealityCheckAt(start, 45, start + 100 * minute)).toBe(start + 135 * minute);
+    // A clock behind the sign-in waits for the first interval.
+    expect(nextRealityCheckAt(start, 60, start - minute)).toBe(start + 60 * minute);
+  });
+});
 
 describe("the reality check dialog", () => {
   it("shows the session's length, trades, stakes and result, with Continue and Log out", async () => {

@@ -1,5 +1,6 @@
 import { dollarsFromCents } from "@tp/domain/money";
 import {
+  nextRealityCheckAt,
   type RealityCheckSettings,
   reality_check_default,
   type SessionFigures,
@@ -60,10 +61,8 @@ export async function sessionFigures(
   if (startedAt === null) return null;
   const settings = await realityCheckSettingsOf(queryable, userId);
   const trading = await realTradingSince(queryable, userId, startedAt);
-  const interval_ms = settings.interval_minutes * 60_000;
-  const elapsed_ms = Math.max(0, now.getTime() - startedAt.getTime());
   const next_check_at = settings.enabled
-    ? new Date(startedAt.getTime() + (Math.floor(elapsed_ms / interval_ms) + 1) * interval_ms)
+    ? new Date(nextRealityCheckAt(startedAt.getTime(), settings.interval_minutes, now.getTime()))
     : null;
   return {
     reality_check: settings,

@@ -1,6 +1,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { formatUsd } from "@tp/domain/money";
-import { type SessionFigures, sessionLengthText } from "@tp/domain/responsible-trading";
+import {
+  nextRealityCheckAt,
+  type SessionFigures,
+  sessionLengthText,
+} from "@tp/domain/responsible-trading";
 import { useCallback, useEffect, useState } from "react";
 import { sessionFiguresQueryKey, sessionFiguresQueryOptions } from "../api/responsible-trading.ts";
 import { useSignOut } from "../auth/use-sign-out.ts";
@@ -103,16 +107,6 @@ function writeAnswered(sessionStartedAt: string, atMs: number) {
 }
 
 /**
- * The first check after `afterMs`: the session start plus a whole number of intervals. The
- * timer follows the session's sign-in, not the page load.
- */
-export function nextCheckAfter(startedAtMs: number, intervalMinutes: number, afterMs: number) {
-  const interval_ms = intervalMinutes * 60_000;
-  const passed = Math.max(0, Math.floor((afterMs - startedAtMs) / interval_ms));
-  return startedAtMs + (passed + 1) * interval_ms;
-}
-
-/**
  * Mounted once in the user shell: at each interval since the session's sign-in it re-reads
  * the session's figures and, when the check is on and the trader has placed a real trade in
  * this session, shows one dialog (never a pile). Continue closes it until the next interval;
@@ -146,7 +140,7 @@ export function RealityCheck() {
   useEffect(() => {
     if (startedAt === null || !enabled || open !== null || answeredAt === null) return;
     const startedAtMs = Date.parse(startedAt);
-    const dueAt = nextCheckAfter(startedAtMs, interval, Math.max(answeredAt, startedAtMs));
+    const dueAt = nextRealityCheckAt(startedAtMs, interval, Math.max(answeredAt, startedAtMs));
     let cancelled = false;
     const timer = setTimeout(
       async () => {

@@ -27,6 +27,7 @@ import {
   expectVisible,
   storedItem,
 } from "../src/pages/common.ts";
+import { ResponsibleTradingPage } from "../src/pages/responsible-trading-page.ts";
 import { SignInPage } from "../src/pages/sign-in-page.ts";
 import { api, newTrader, registerByApi, startBrowserPlatform } from "../src/platform.ts";
 import { screenshot } from "../src/screenshots.ts";
@@ -79,7 +80,7 @@ describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on
     await expectPath(session.page, paths.signIn);
     await new SignInPage(session.page).signIn(trader.email, trader.password);
     await expectPath(session.page, paths.user.responsibleTrading);
-    await expectVisible(session.page.getByRole("heading", { name: "Reality check" }));
+    await expectVisible(new ResponsibleTradingPage(session.page).realityCheckHeading);
     return session;
   }
 
@@ -114,28 +115,26 @@ describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on
     return settled.body.data.trade.profit as number;
   }
 
-  async function expectDialog(page: Page, profit: number) {
-    const dialog = page.getByRole("dialog", { name: "Reality check" });
-    await expectVisible(dialog);
+  /** The dialog, alone, 10 minutes into the session, with the trade's figures. */
+  async function expectDialog(responsible: ResponsibleTradingPage, profit: number) {
+    await expectVisible(responsible.dialog);
     await expect
-      .poll(async () => dialog.textContent())
+      .poll(async () => responsible.dialog.textContent())
       .toMatch(/You have been signed in for 10 min\./);
-    const figure = (label: string) => dialog.locator("dt", { hasText: label }).locator("+ dd");
-    expect(await figure("Trades").textContent()).toBe("1");
-    expect(await figure("Stakes").textContent()).toBe("$25.00");
-    expect(await figure("Result").textContent()).toBe(`+$${profit.toFixed(2)}`);
-    expect(await page.getByRole("dialog").count()).toBe(1);
-    return dialog;
+    expect(await responsible.dialogFigure("Trades")).toBe("1");
+    expect(await responsible.dialogFigure("Stakes")).toBe("$25.00");
+    expect(await responsible.dialogFigure("Result")).toBe(`+$${profit.toFixed(2)}`);
+    expect(await responsible.dialogs.count()).toBe(1);
   }
 
   it("set to 10 minutes on the page: the dialog at 10 min, Continue, and Log out at 20 min (1280 px, light)", async () => {
     const session = await fundedTraderOnPage(viewports.desktop, "light");
     const { page } = session;
+    const responsible = new ResponsibleTradingPage(page);
     try {
-      const every = page.getByLabel("Every");
-      await expect.poll(async () => every.inputValue()).toBe("60");
-      await every.selectOption("10");
-      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect.poll(async () => responsible.realityCheckInterval.inputValue()).toBe("60");
+      expect(await responsible.realityCheckEnabled.isChecked()).toBe(true);
+      await responsible.setRealityCheckInterval(10);
       await expectToast(page, responsibleTradingMessages.realityCheckSaved);
       await screenshot(page, "responsible-trading-1280-light");
 
@@ -143,24 +142,27 @@ describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on
       // Nine minutes in: not yet.
       await page.clock.fastForward("09:00");
       await page.waitForTimeout(300);
-      await expectHidden(page.getByRole("dialog"));
+      await expectHidden(responsible.dialogs);
       await page.clock.fastForward("01:00");
-      const dialog = await expectDialog(page, profit);
+      await expectDialog(responsible, profit);
       await screenshot(page, "reality-check-dialog-1280-light", { fullPage: false });
 
-      await dialog.getByRole("button", { name: "Continue" }).click();
-      await expectHidden(page.getByRole("dialog"));
-      // Another page of the app: the timer follows the session, not the page.
+      await responsible.continueButton.click();
+      await expectHidden(responsible.dialogs);
+      // Another page of the app, and a reload: the timer follows the session, not the page.
       await page.getByRole("link", { name: "Security" }).first().click();
+      await expectPath(page, paths.user.security);
+      await page.reload();
       await expectPath(page, paths.user.security);
       await page.clock.fastForward("09:00");
       await page.waitForTimeout(300);
-      await expectHidden(page.getByRole("dialog"));
+      await expectHidden(responsible.dialogs);
       await page.clock.fastForward("01:00");
-      const again = page.getByRole("dialog", { name: "Reality check" });
-      await expectVisible(again);
-      await expect.poll(async () => again.textContent()).toMatch(/signed in for 20 min\./);
-      await again.getByRole("button", { name: "Log out" }).click();
+      await expectVisible(responsible.dialog);
+      await expect
+        .poll(async () => responsible.dialog.textContent())
+        .toMatch(/signed in for 20 min\./);
+      await responsible.logOutButton.click();
       await expectPath(page, paths.signIn);
       expect(await storedItem(page, "token")).toBeNull();
       expect(session.problems).toEqual([]);
@@ -192,9 +194,9 @@ describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on
         // The default interval: 60 minutes from the sign-in.
         await page.clock.fastForward("59:00");
         await page.waitForTimeout(300);
-        await expectHidden(page.getByRole("dialog"));
+        await expectHidden(new ResponsibleTradingPage(page).dialogs);
         await page.clock.fastForward("01:00");
-        const dialog = page.getByRole("dialog", { name: "Reality check" });
+        const dialog = new ResponsibleTradingPage(page).dialog;
         await expectVisible(dialog);
         await expect.poll(async () => dialog.textContent()).toMatch(/signed in for 1 h 0 min\./);
         expect(await dialog.textContent()).toContain(`+$${profit.toFixed(2)}`);

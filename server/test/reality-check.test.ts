@@ -8,7 +8,8 @@ import {
   settlement_grace_ms,
   settlement_record_lag_ms,
 } from "../src/trading/settlement.ts";
-import { signedInTrader } from "./support/accounts.ts";
+import { signedInTrader, signInStaff } from "./support/accounts.ts";
+import { staff } from "./support/funding.ts";
 import { httpClient } from "./support/http.ts";
 import { advanceWithTick } from "./support/prices.ts";
 
@@ -23,7 +24,11 @@ describe.each(databaseKindsUnderTest())("reality check (issue 14 item 3) on %s",
   beforeAll(async () => {
     // Real trades on the test's own ticks (simulated prices), as funding-race.test.ts does.
     platform = await startTestPlatform(kind, {
-      env: { ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: "true" },
+      env: {
+        ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: "true",
+        ADMIN_EMAIL: staff.email,
+        ADMIN_PASSWORD: staff.password,
+      },
     });
     http = httpClient(platform.baseUrl);
   });
@@ -94,9 +99,17 @@ describe.each(databaseKindsUnderTest())("reality check (issue 14 item 3) on %s",
     });
   });
 
-  it("is only for a signed-in trader", async () => {
+  it("is only for a signed-in trader: 401 without a session, 403 for staff (no trading)", async () => {
     expect((await http.get(settingPath)).status).toBe(401);
     expect((await http.get(figuresPath)).status).toBe(401);
+    const staffToken = await signInStaff(platform, staff.email, staff.password);
+    expect((await http.get(settingPath, staffToken)).status).toBe(403);
+    expect((await http.get(figuresPath, staffToken)).status).toBe(403);
+    const put = await http.request("PUT", settingPath, {
+      json: { enabled: false, interval_minutes: 30 },
+      token: staffToken,
+    });
+    expect(put.status).toBe(403);
   });
 
   it("counts this session's real trades exactly: won, lost and refunded; practice and earlier sessions not", async () => {

@@ -7,7 +7,7 @@ import {
 } from "@tp/domain/responsible-trading";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RealityCheckDialog } from "../src/responsible-trading/reality-check.tsx";
-import { type ApiCall, storeSession, success } from "./fake-api.ts";
+import { type ApiCall, failure, storeSession, success } from "./fake-api.ts";
 import { findToast, renderApp } from "./render-app.tsx";
 
 const started = "2026-01-15T12:00:00.000Z";
@@ -109,6 +109,23 @@ describe("the reality check in the user shell", () => {
     expect(callsTo("GET /responsible-trading/session")).toHaveLength(reads);
   });
 
+  it("never opens when the trader turned the check off", async () => {
+    storeSession();
+    const { callsTo } = renderApp("/user/personal-data", {
+      "GET /responsible-trading/session": () =>
+        success({
+          ...figures,
+          reality_check: { enabled: false, interval_minutes: 10 },
+          session_started_at: new Date(Date.now() - 10 * 60_000 + 100).toISOString(),
+          next_check_at: null,
+        }),
+    });
+    await waitFor(() => expect(callsTo("GET /responsible-trading/session")).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(callsTo("GET /responsible-trading/session")).toHaveLength(1);
+  });
+
   it("stays closed when no real trade was placed in the session", async () => {
     storeSession();
     const { callsTo } = renderApp("/user/personal-data", {
@@ -124,6 +141,28 @@ describe("the reality check in the user shell", () => {
 });
 
 describe("the Responsible trading page", () => {
+  it("shows the server's refusal under the field it names", async () => {
+    storeSession();
+    const { user } = renderApp("/user/responsible-trading", {
+      "GET /responsible-trading/reality-check": success({
+        reality_check: { enabled: true, interval_minutes: 60 },
+      }),
+      "PUT /responsible-trading/reality-check": failure(
+        422,
+        responsibleTradingMessages.intervalInvalid,
+        { interval_minutes: [responsibleTradingMessages.intervalInvalid] },
+      ),
+    });
+    await user.selectOptions(await screen.findByLabelText("Every"), "20");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() =>
+      expect(screen.getByLabelText("Every")).toHaveAccessibleDescription(
+        responsibleTradingMessages.intervalInvalid,
+      ),
+    );
+    expect(await findToast(responsibleTradingMessages.intervalInvalid)).toBeInTheDocument();
+  });
+
   it("shows the setting (default on, 60 minutes) and saves the trader's interval", async () => {
     storeSession();
     const { user, callsTo } = renderApp("/user/responsible-trading", {

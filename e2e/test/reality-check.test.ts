@@ -29,6 +29,7 @@ import {
 } from "../src/pages/common.ts";
 import { ResponsibleTradingPage } from "../src/pages/responsible-trading-page.ts";
 import { SignInPage } from "../src/pages/sign-in-page.ts";
+import { UserShell } from "../src/pages/user-shell.ts";
 import { api, newTrader, registerByApi, startBrowserPlatform } from "../src/platform.ts";
 import { screenshot } from "../src/screenshots.ts";
 
@@ -150,10 +151,10 @@ describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on
       await responsible.continueButton.click();
       await expectHidden(responsible.dialogs);
       // Another page of the app, and a reload: the timer follows the session, not the page.
-      await page.getByRole("link", { name: "Security" }).first().click();
-      await expectPath(page, paths.user.security);
+      await new UserShell(page).goThroughMenu("STATEMENTS", "Trade History");
+      await expectPath(page, paths.user.tradeHistory);
       await page.reload();
-      await expectPath(page, paths.user.security);
+      await expectPath(page, paths.user.tradeHistory);
       await page.clock.fastForward("09:00");
       await page.waitForTimeout(300);
       await expectHidden(responsible.dialogs);

@@ -48,15 +48,17 @@ module.exports = {
       comment:
         "api/, theme/, components/, auth/, stream/ and shell/ are shared: features build on them, never the reverse.",
       from: { path: "^web/src/(api|theme|components|auth|stream|shell)/" },
-      to: { path: "^web/src/(admin|engagement|funding|market-info|pwa|routes|app)/" },
+      to: {
+        path: "^web/src/(admin|engagement|funding|market-info|pwa|responsible-trading|routes|app)/",
+      },
     },
     {
       name: "web-feature-isolation",
       severity: "error",
       comment: "A feature never imports another feature's internals, the trader pages or the app.",
-      from: { path: "^web/src/(admin|engagement|funding|market-info|pwa)/" },
+      from: { path: "^web/src/(admin|engagement|funding|market-info|pwa|responsible-trading)/" },
       to: {
-        path: "^web/src/(admin|engagement|funding|market-info|pwa|routes|app)/",
+        path: "^web/src/(admin|engagement|funding|market-info|pwa|responsible-trading|routes|app)/",
         pathNot: "^web/src/$1/",
       },
     },

@@ -81,6 +81,7 @@ export const app_pages: readonly AppPage[] = [
   { route: paths.user.statements, as: "trader" },
   { route: paths.user.personalData, as: "trader" },
   { route: paths.user.security, as: "trader" },
+  { route: paths.user.responsibleTrading, as: "trader" },
   { route: paths.user.referrals, as: "trader" },
   { route: paths.user.notifications, as: "trader" },
   // Back office: its home is the setup checklist

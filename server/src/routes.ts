@@ -36,6 +36,7 @@ import { feedHealthRoutes } from "./prices/feed-health-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
 import { reconciliationRoutes } from "./reconciliation/reconciliation-routes.ts";
 import { referralRoutes } from "./referrals/referral-routes.ts";
+import { responsibleTradingRoutes } from "./responsible-trading/responsible-trading-routes.ts";
 import { staffExportRoutes, statementRoutes } from "./statements/statement-routes.ts";
 import { streamRoutes } from "./stream/stream-routes.ts";
 import { marketHaltRoutes } from "./trading/market-halt-routes.ts";
@@ -88,6 +89,7 @@ export const traderRoutePlugins: ScopedRoutes[] = [
   withdrawalRoutes,
   verificationRoutes,
   statementRoutes,
+  responsibleTradingRoutes,
 ];
 
 /** Back-office routes: mounted under /admin in the staff scope, inside the signed-in one. */

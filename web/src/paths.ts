@@ -41,6 +41,8 @@ export const paths = {
     statements: "/user/statements",
     personalData: "/user/personal-data",
     security: securityPagePath,
+    /** Issue 14: the reality check now; limits and self-exclusion join it as sections. */
+    responsibleTrading: "/user/responsible-trading",
     referrals: "/user/referrals",
     notifications: "/user/notifications",
   },

@@ -56,6 +56,10 @@ describe("signed-in shell", () => {
       "href",
       "/user/security",
     );
+    expect(desktop.getByRole("link", { name: "Responsible trading" })).toHaveAttribute(
+      "href",
+      "/user/responsible-trading",
+    );
     expect(desktop.getByRole("link", { name: "MY REFERRALS" })).toHaveAttribute(
       "href",
       "/user/referrals",

@@ -99,6 +99,21 @@ export async function createSession(
   return { token, sessionId: row.id };
 }
 
+/**
+ * When a session began (its sign-in): the reality check measures the session from here
+ * (responsible-trading). Null for an unknown session.
+ */
+export async function sessionStartedAt(
+  queryable: Queryable,
+  sessionId: number,
+): Promise<Date | null> {
+  const result = await queryable.query<{ created_at: Date }>(
+    "SELECT created_at FROM sessions WHERE id = $1",
+    [sessionId],
+  );
+  return result.rows[0]?.created_at ?? null;
+}
+
 /** The live session a bearer token stands for, or null (unknown, revoked, idle or expired). */
 export async function findSession(
   queryable: Queryable,

@@ -40,6 +40,7 @@ export const tableOwners = {
   push_deliveries: "push",
   admin_audit_log: "audit",
   losing_accounts_snapshots: "disclosure",
+  reality_check_settings: "responsible-trading",
 } as const;
 
 export type OwnedTable = keyof typeof tableOwners;

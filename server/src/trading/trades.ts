@@ -212,3 +212,36 @@ export async function refundedTradesDuring(
   for (const row of result.rows) byHalt.get(row.halt_id)?.push(row);
   return byHalt;
 }
+
+/** A trader's real-account trading since a time (the reality check's session figures). */
+export interface RealTradingSince {
+  /** Real trades placed since then, and their stakes. */
+  trades: number;
+  stake_cents: number;
+  /** Of the real trades settled since then: payouts and refunds credited less their stakes. */
+  result_cents: number;
+}
+
+/**
+ * Real-account trading of one trader from `since` to now, exact in cents: the trades placed
+ * (start_time) and their stakes, and the result of the trades settled (settled_at) in that
+ * time (a win credits stake + profit, a refund the stake, a loss nothing). Practice trades
+ * are not counted.
+ */
+export async function realTradingSince(
+  queryable: Queryable,
+  userId: number,
+  since: Date,
+): Promise<RealTradingSince> {
+  const result = await queryable.query<RealTradingSince>(
+    `SELECT COUNT(*) FILTER (WHERE start_time >= $2)::bigint AS trades,
+            COALESCE(SUM(stake_cents) FILTER (WHERE start_time >= $2), 0)::bigint AS stake_cents,
+            COALESCE(SUM(COALESCE(credit_cents, 0) - stake_cents) FILTER (WHERE settled_at >= $2), 0)::bigint
+              AS result_cents
+     FROM trades
+     WHERE user_id = $1 AND NOT is_practice AND (start_time >= $2 OR settled_at >= $2)`,
+    [userId, since],
+  );
+  const row = result.rows[0]!;
+  return { trades: row.trades, stake_cents: row.stake_cents, result_cents: row.result_cents };
+}

@@ -240,6 +240,13 @@ export const routes: RouteObject[] = [
                 ),
               },
               {
+                path: paths.user.responsibleTrading,
+                lazy: lazyPage(
+                  () => import("../routes/settings/responsible-trading-page.tsx"),
+                  (m) => <m.ResponsibleTradingPage />,
+                ),
+              },
+              {
                 path: paths.user.referrals,
                 lazy: lazyPage(
                   () => import("../routes/referrals/referrals-page.tsx"),

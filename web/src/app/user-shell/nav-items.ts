@@ -24,6 +24,7 @@ export const statementsMenu: readonly NavItem[] = [
 export const settingsMenu: readonly NavItem[] = [
   { to: paths.user.personalData, label: "Personal Data" },
   { to: paths.user.security, label: "Security" },
+  { to: paths.user.responsibleTrading, label: "Responsible trading" },
 ];
 
 export interface IconNavItem extends NavItem {

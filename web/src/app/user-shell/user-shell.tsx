@@ -5,6 +5,7 @@ import { Footer } from "../../components/footer.tsx";
 import { ActivityToast } from "../../engagement/activity-toast.tsx";
 import { usePushSetup } from "../../engagement/use-push-setup.ts";
 import { useUnreadCount } from "../../engagement/use-unread-count.ts";
+import { RealityCheck } from "../../responsible-trading/reality-check.tsx";
 import { StreamProvider } from "../../stream/stream-provider.tsx";
 import { DesktopHeader } from "./desktop-header.tsx";
 import { MobileBottomBar } from "./mobile-bottom-bar.tsx";
@@ -25,7 +26,8 @@ export function UserShell() {
 
 /**
  * Inside the stream: the unread count feeding both bells is kept current by it. Every page
- * carries the footer and the "New Transaction" toast (SPEC §2); Web Push is set up once.
+ * carries the footer and the "New Transaction" toast (SPEC §2); Web Push is set up once; the
+ * reality check (issue 14) times its dialog from the session's sign-in, whatever the page.
  */
 function UserFrame({ user }: { user: UserView }) {
   const unreadCount = useUnreadCount();
@@ -41,6 +43,7 @@ function UserFrame({ user }: { user: UserView }) {
       <div aria-hidden="true" className="h-16 md:hidden" />
       <MobileBottomBar />
       <ActivityToast />
+      <RealityCheck />
     </div>
   );
 }

@@ -24,6 +24,7 @@ import {
   viewports,
 } from "../src/browser.ts";
 import { expectFieldError, expectPath, expectVisible } from "../src/pages/common.ts";
+import { DashboardPage } from "../src/pages/dashboard-page.ts";
 import { SignInPage } from "../src/pages/sign-in-page.ts";
 import { SignUpPage } from "../src/pages/sign-up-page.ts";
 import { newTrader, registerByApi, startBrowserPlatform, type Trader } from "../src/platform.ts";
@@ -179,7 +180,18 @@ describeBrowser.each(databaseKindsUnderTest())(
           const trading = page.getByRole("note", { name: "Real-money trading" });
           await expectVisible(trading);
           expect(await trading.textContent()).toBe(tradingRestrictedNotice("France"));
+          // On the real account the trade box says so and Call / Put are off before anything
+          // is pressed; its link back to practice lifts the block.
+          const dashboard = new DashboardPage(page);
+          const tradeBox = page.getByRole("region", { name: "Trade", exact: true });
+          await dashboard.account("Real Account").click();
+          await expectVisible(tradeBox.getByText(tradingRestrictedNotice("France")));
+          expect(await dashboard.call.isDisabled()).toBe(true);
+          expect(await dashboard.put.isDisabled()).toBe(true);
           await screenshot(page, `dashboard-restricted-country-${name}`, { fullPage: false });
+          await tradeBox.getByRole("button", { name: "Use the Practice Account" }).click();
+          expect(await dashboard.account("Practice Account").isChecked()).toBe(true);
+          expect(await tradeBox.getByText(tradingRestrictedNotice("France")).count()).toBe(0);
           expect(await seriousViolations(page)).toEqual([]);
           await page.goto("/user/fund-wallet");
           const deposits = page.getByRole("note", { name: "Deposits" });

@@ -1,8 +1,9 @@
 import { marketStateMessages } from "@tp/domain/market-state";
+import { tradingRestrictedNotice } from "@tp/domain/restricted-countries";
 import { describe, expect, it } from "vitest";
 import { closedMessage } from "../src/components/market-state-text.ts";
 import { realTradingNotice } from "../src/funding/real-trading-notice.tsx";
-import { marketBlock } from "../src/routes/dashboard/market-block.ts";
+import { countryBlock, marketBlock } from "../src/routes/dashboard/market-block.ts";
 import { marketsFixture } from "./fake-api.ts";
 
 const nowMs = Date.parse("2026-01-17T12:00:00.000Z");
@@ -75,5 +76,17 @@ describe("the deposit page's real-trading notice", () => {
     const few = marketsFixture.map((market, index) => ({ ...market, real_trading: index > 3 }));
     expect(realTradingNotice(few)).toBeNull();
     expect(realTradingNotice([])).toBeNull();
+  });
+});
+
+describe("a restricted country on the trade box (issue 14 item 4)", () => {
+  it("blocks the real account of a resident, never practice, and nothing while the list loads", () => {
+    expect(countryBlock("France", true, false)).toEqual({
+      kind: "country_restricted",
+      message: tradingRestrictedNotice("France"),
+    });
+    expect(countryBlock("France", true, true)).toBeNull();
+    expect(countryBlock("Brazil", false, false)).toBeNull();
+    expect(countryBlock("France", undefined, false)).toBeNull();
   });
 });

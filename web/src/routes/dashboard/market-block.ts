@@ -1,11 +1,25 @@
 import { marketStateMessages } from "@tp/domain/market-state";
+import { tradingRestrictedNotice } from "@tp/domain/restricted-countries";
 import type { MarketView } from "../../api/markets.ts";
 import { closedMessage } from "../../components/market-state-text.ts";
 
 /** Why Call and Put cannot be pressed on the selected market now, in the trader's words. */
 export interface MarketBlock {
-  kind: "closed" | "halted" | "real_unavailable";
+  kind: "closed" | "halted" | "real_unavailable" | "country_restricted";
   message: string;
+}
+
+/**
+ * The real account of a resident of a restricted country (issue 14 item 4): Call and Put are
+ * off on it before anything is pressed, whatever the market; practice stays open.
+ */
+export function countryBlock(
+  country: string,
+  countryRestricted: boolean | undefined,
+  isPractice: boolean,
+): MarketBlock | null {
+  if (isPractice || countryRestricted !== true) return null;
+  return { kind: "country_restricted", message: tradingRestrictedNotice(country) };
 }
 
 /** The closed or halted state of a market as one line, null while it is open. */

@@ -3,11 +3,12 @@ import { expirations } from "@tp/domain/catalogue";
 import { formatUsd } from "@tp/domain/money";
 import { useId } from "react";
 import type { MarketView } from "../../api/markets.ts";
+import { useCountryRestricted } from "../../api/restricted-countries.ts";
 import type { AccountKind } from "../../api/trade-history.ts";
 import { useNow } from "../../components/use-now.ts";
 import { useLivePrices } from "../../stream/stream-context.ts";
 import { AccountSwitcher } from "./account-switcher.tsx";
-import { marketBlock } from "./market-block.ts";
+import { countryBlock, marketBlock } from "./market-block.ts";
 import { TradeDirectionButtons } from "./trade-direction-buttons.tsx";
 import { TradeFields } from "./trade-fields.tsx";
 import { potentialProfit } from "./trade-rules.ts";
@@ -43,7 +44,12 @@ export function TradeBox({
   const profit = potentialProfit(values.amount, values.expiration);
   const payout = expirations.find((option) => String(option.seconds) === values.expiration);
   // Said before anything is pressed (issue 11 item 7): closed, halted, or no real trading.
-  const block = values.asset ? marketBlock(markets.get(values.asset), isPractice, now) : null;
+  // A restricted country comes first: no market makes the real account usable there.
+  const countryRestricted = useCountryRestricted(user.account.country);
+  const block =
+    countryBlock(user.account.country, countryRestricted, isPractice) ??
+    (values.asset ? marketBlock(markets.get(values.asset), isPractice, now) : null);
+  const blockedOnReal = block?.kind === "real_unavailable" || block?.kind === "country_restricted";
   const lastPrice = values.asset
     ? (livePrice(values.asset)?.price ?? markets.get(values.asset)?.price)
     : undefined;
@@ -58,7 +64,7 @@ export function TradeBox({
       </h2>
       <AccountSwitcher user={user} account={account} onAccount={onAccount} />
       {/* Where the real account was chosen: seen at once, before the form is filled. */}
-      {block?.kind === "real_unavailable" ? (
+      {blockedOnReal && block ? (
         <div
           id={reasonId}
           className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:bg-amber-400/10 dark:text-amber-100"
@@ -72,7 +78,9 @@ export function TradeBox({
             >
               Use the Practice Account
             </button>{" "}
-            to trade this market on simulated prices.
+            {block.kind === "country_restricted"
+              ? "to trade with practice money."
+              : "to trade this market on simulated prices."}
           </p>
         </div>
       ) : null}
@@ -95,7 +103,7 @@ export function TradeBox({
             {formatUsd(profit)}
           </output>
         </div>
-        {block && block.kind !== "real_unavailable" ? (
+        {block && !blockedOnReal ? (
           <p
             id={reasonId}
             className={`rounded-lg px-3 py-2 text-sm font-semibold tabular-nums ${

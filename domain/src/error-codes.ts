@@ -51,6 +51,15 @@ export const errorCodes = [
    * RESTRICTED_COUNTRIES (practice trading and withdrawals stay available).
    */
   "COUNTRY_RESTRICTED",
+  /**
+   * A real trade or deposit that would cross one of the trader's own limits (loss, stake,
+   * deposit, open trades, session time): the message names the limit and what is used.
+   */
+  "LIMIT_REACHED",
+  /** A trade or deposit during the trader's time-out, self-exclusion or account closure. */
+  "EXCLUDED",
+  /** A time-out or self-exclusion that would end before the one in force. */
+  "EXCLUSION_NOT_SHORTENED",
   /** The same Idempotency-Key sent again with a different request. */
   "IDEMPOTENCY_KEY_REUSED",
   /**

@@ -28,8 +28,8 @@ export async function placeTrade(
   userId: number,
   input: PlaceTradeRequest,
   idempotency: IdempotencyKey | null,
-  /** The session's sign-in (the session time limit counts from it); null outside a request. */
-  sessionStartedAt: Date | null = null,
+  /** The request's arrival and its session's sign-in (the session time limit counts from it). */
+  request: { receivedAt: Date; sessionStartedAt: Date } | null = null,
 ): Promise<PlaceTradeReply> {
   const { clock, config, marketData, bus, tradeBatcher } = context;
   const asset = findAsset(input.asset)!;
@@ -72,6 +72,7 @@ export async function placeTrade(
     entry_at: new Date(tick.at),
     feed: tick.source,
     start_time: now,
+    received_at: request?.receivedAt ?? null,
     expires_at: new Date(now.getTime() + expiration.seconds * 1000),
     ...unsettled,
   };
@@ -98,7 +99,8 @@ export async function placeTrade(
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,
     reply: idempotency ? body : null,
-    session_started_at: sessionStartedAt?.toISOString() ?? null,
+    received_at: request?.receivedAt.toISOString() ?? null,
+    session_started_at: request?.sessionStartedAt.toISOString() ?? null,
   });
   if (result.outcome === "insufficient") {
     throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);

@@ -6,6 +6,7 @@ import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
 import { marketStatusOf } from "../prices/market-status.ts";
+import { tradeGuardError } from "./trade-guard.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
 
 export interface PlaceTradeReply {
@@ -27,6 +28,8 @@ export async function placeTrade(
   userId: number,
   input: PlaceTradeRequest,
   idempotency: IdempotencyKey | null,
+  /** The session's sign-in (the session time limit counts from it); null outside a request. */
+  sessionStartedAt: Date | null = null,
 ): Promise<PlaceTradeReply> {
   const { clock, config, marketData, bus, tradeBatcher } = context;
   const asset = findAsset(input.asset)!;
@@ -95,10 +98,12 @@ export async function placeTrade(
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,
     reply: idempotency ? body : null,
+    session_started_at: sessionStartedAt?.toISOString() ?? null,
   });
   if (result.outcome === "insufficient") {
     throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
   }
+  if (result.outcome === "guarded") throw tradeGuardError(result.guard!);
   if (result.outcome === "refused") {
     throw new AppError("SIMULATED_PRICES_REAL_ACCOUNT", tradeMessages.simulatedRealRefused);
   }

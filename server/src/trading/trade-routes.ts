@@ -54,11 +54,17 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
       },
     },
     async (request, reply) => {
-      const { userId, country } = sessionOf(request);
+      const { userId, country, startedAt } = sessionOf(request);
       // Real money is refused to residents of a restricted country; practice stays open.
       if (!request.body.is_practice) refuseRealMoneyIn(context.config, country);
       context.rateLimiter.consume(rateRules.placeTradePerAccount, String(userId));
-      const result = await placeTrade(context, userId, request.body, idempotencyKeyOf(request));
+      const result = await placeTrade(
+        context,
+        userId,
+        request.body,
+        idempotencyKeyOf(request),
+        startedAt,
+      );
       if (result.replayed) reply.header("idempotency-replayed", "true");
       else context.settlement.wake();
       return reply.status(result.statusCode as 201).send(result.body);

@@ -95,22 +95,21 @@ describe("a restricted country on the trade box (issue 14 item 4)", () => {
 describe("a break on the trade box (issue 14 item 2)", () => {
   const timeOut = { kind: "time_out" as const, started_at: at(-minute_ms), ends_at: at(minute_ms) };
 
-  it("blocks the real account until the break ends, with its end, never practice", () => {
-    expect(exclusionBlock(timeOut, false, nowMs)).toEqual({
+  it("blocks trading (practice too, as the server does) until the break ends, with its end", () => {
+    expect(exclusionBlock(timeOut, nowMs)).toEqual({
       kind: "excluded",
       message: excludedMessage("time_out", timeOut.ends_at),
     });
-    expect(exclusionBlock(timeOut, false, nowMs)?.message).toContain("Sat, 17 Jan 2026, 12:01 UTC");
-    expect(exclusionBlock(timeOut, true, nowMs)).toBeNull();
-    expect(exclusionBlock(timeOut, false, nowMs + minute_ms)).toBeNull();
+    expect(exclusionBlock(timeOut, nowMs)?.message).toContain("Sat, 17 Jan 2026, 12:01 UTC");
+    expect(exclusionBlock(timeOut, nowMs + minute_ms)).toBeNull();
     // None, or not loaded yet: the server still checks every trade.
-    expect(exclusionBlock(null, false, nowMs)).toBeNull();
-    expect(exclusionBlock(undefined, false, nowMs)).toBeNull();
+    expect(exclusionBlock(null, nowMs)).toBeNull();
+    expect(exclusionBlock(undefined, nowMs)).toBeNull();
   });
 
   it("a closure has no end: blocked for good", () => {
     const closure = { kind: "closure" as const, started_at: at(-minute_ms), ends_at: null };
-    expect(exclusionBlock(closure, false, nowMs + 1000 * 86_400_000)?.message).toBe(
+    expect(exclusionBlock(closure, nowMs + 1000 * 86_400_000)?.message).toBe(
       excludedMessage("closure", null),
     );
   });

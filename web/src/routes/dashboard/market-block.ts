@@ -24,16 +24,16 @@ export function countryBlock(
 }
 
 /**
- * A time-out, self-exclusion or closure in force (issue 14 item 2): real-money trading is
- * paused until it ends, whatever the market. Null once its end has passed (the server's
- * refusal stays the authority either way), on practice, or while the break is unknown.
+ * A time-out, self-exclusion or closure in force (issue 14 item 2): trading is paused until
+ * it ends, whatever the market, on practice too (the server refuses both: the trader asked
+ * for a break from trading). Null once its end has passed, or while the break is unknown
+ * (the server's refusal stays the authority either way).
  */
 export function exclusionBlock(
   exclusion: Exclusion | null | undefined,
-  isPractice: boolean,
   nowMs: number,
 ): MarketBlock | null {
-  if (isPractice || !exclusion) return null;
+  if (!exclusion) return null;
   if (exclusion.ends_at !== null && Date.parse(exclusion.ends_at) <= nowMs) return null;
   return { kind: "excluded", message: excludedMessage(exclusion.kind, exclusion.ends_at) };
 }

@@ -51,7 +51,7 @@ export function TradeBox({
   const countryRestricted = useCountryRestricted(user.account.country);
   const exclusion = useQuery(exclusionQueryOptions()).data;
   const block =
-    exclusionBlock(exclusion, isPractice, now) ??
+    exclusionBlock(exclusion, now) ??
     countryBlock(user.account.country, countryRestricted, isPractice) ??
     (values.asset ? marketBlock(markets.get(values.asset), isPractice, now) : null);
   const blockedOnReal = block?.kind === "real_unavailable" || block?.kind === "country_restricted";

@@ -21,6 +21,12 @@ import { SectionHeading } from "./section-heading.tsx";
 
 const m = traderLimitMessages;
 
+/**
+ * With a break in force, a choice is offered only if it ends at least this much later: the
+ * same time-out picked again a few seconds on would end "later" too, but extend nothing.
+ */
+const break_extension_min_ms = 60 * 60_000;
+
 interface BreakChoice {
   /** The select's value: "time_out:7", "self_exclusion:12". */
   id: string;
@@ -118,12 +124,15 @@ function BreakInForce({ exclusion }: { exclusion: Exclusion }) {
 function BreakForm({ exclusion }: { exclusion: Exclusion | null }) {
   const start = useStartExclusionMutation();
   const [nowMs] = useState(() => Date.now());
-  // With a break in force, only one that ends later is offered: a break cannot be shortened.
+  // With a break in force, only one that ends later is offered: a break cannot be shortened
+  // (the server refuses one that would, EXCLUSION_NOT_SHORTENED).
   const endsAtMs = exclusion?.ends_at ? Date.parse(exclusion.ends_at) : null;
   const offered = (choices: readonly BreakChoice[]) =>
     endsAtMs === null
       ? choices
-      : choices.filter((choice) => exclusionEndMs(choice.request, nowMs) > endsAtMs);
+      : choices.filter(
+          (choice) => exclusionEndMs(choice.request, nowMs) >= endsAtMs + break_extension_min_ms,
+        );
   const timeOuts = offered(timeOutChoices);
   const selfExclusions = offered(selfExclusionChoices);
   const all = [...timeOuts, ...selfExclusions];

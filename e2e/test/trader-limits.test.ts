@@ -212,6 +212,7 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
         timeOutMessage,
       );
       expect(await dashboard.call.count()).toBe(0);
+      await tradeBox.getByRole("note", { name: "Break in force" }).scrollIntoViewIfNeeded();
       await screenshot(page, "trader-limits-trade-box-break-1280-light", { fullPage: false });
       const refused = await api(platform, "POST", "/place-trade", {
         token: await storedItem(page, "token"),
@@ -220,6 +221,12 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
       expect(refused.status, JSON.stringify(refused.body)).toBe(403);
       expect(refused.body.code).toBe("EXCLUDED");
       expect(refused.body.message).toBe(timeOutMessage);
+      const practice = await api(platform, "POST", "/place-trade", {
+        token: await storedItem(page, "token"),
+        body: { asset: "EURUSD", type: "call", amount: 5, duration: 30, is_practice: true },
+      });
+      expect(practice.status, JSON.stringify(practice.body)).toBe(403);
+      expect(practice.body.message).toBe(timeOutMessage);
       expect(session.problems).toEqual([]);
     } catch (error) {
       await screenshot(page, "failure-trader-limits-journey", { fullPage: false }).catch(
@@ -276,7 +283,15 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
         await page.goto(paths.user.dashboard);
         const tradeBox = page.getByRole("region", { name: "Trade", exact: true });
         await expectVisible(tradeBox.getByRole("note", { name: "Break in force" }));
-        await tradeBox.scrollIntoViewIfNeeded();
+        await tradeBox.getByRole("note", { name: "Break in force" }).scrollIntoViewIfNeeded();
+        // Practice pauses too (the server refuses it during a break): no Call on either account.
+        const dashboard = new DashboardPage(page);
+        expect(await dashboard.account("Practice Account").isChecked()).toBe(true);
+        expect(await dashboard.call.count()).toBe(0);
+        await dashboard.account("Real Account").click();
+        await expectVisible(tradeBox.getByRole("note", { name: "Break in force" }));
+        expect(await dashboard.call.count()).toBe(0);
+        await tradeBox.getByRole("note", { name: "Break in force" }).scrollIntoViewIfNeeded();
         await screenshot(page, `trader-limits-trade-box-break-${width}-${theme}`, {
           fullPage: false,
         });

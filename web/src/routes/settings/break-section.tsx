@@ -188,9 +188,7 @@ function BreakForm({ exclusion }: { exclusion: Exclusion | null }) {
               ))}
             </optgroup>
           </SelectField>
-          <Button type="submit" variant="danger">
-            Take a break
-          </Button>
+          <Button type="submit">Take a break</Button>
         </form>
       ) : null}
       {confirming ? (

@@ -227,6 +227,13 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
       });
       expect(practice.status, JSON.stringify(practice.body)).toBe(403);
       expect(practice.body.message).toBe(timeOutMessage);
+      const deposit = await api(platform, "POST", "/deposits", {
+        token: await storedItem(page, "token"),
+        body: { payment_method_id: "bitcoin", amount: 50 },
+      });
+      expect(deposit.status, JSON.stringify(deposit.body)).toBe(403);
+      expect(deposit.body.code).toBe("EXCLUDED");
+      expect(deposit.body.message).toBe(timeOutMessage);
       expect(session.problems).toEqual([]);
     } catch (error) {
       await screenshot(page, "failure-trader-limits-journey", { fullPage: false }).catch(

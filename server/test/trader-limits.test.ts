@@ -139,7 +139,7 @@ describe.each(databaseKindsUnderTest())(
     it.each([
       ["loss_day", "a loss limit"],
       ["stake_week", "a stake limit"],
-    ] as const)("lets 50 trades at once never exceed %s (%s)", async (limitKind) => {
+    ] as const)("lets 50 trades at once never exceed %s (%s)", async (limitKind, _what) => {
       const trader = await fundedTrader();
       await setLimits(trader.token, { [limitKind]: 100 });
       const replies = await Promise.all(Array.from({ length: 50 }, () => trade(trader.token, 7)));

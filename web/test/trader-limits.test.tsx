@@ -45,7 +45,7 @@ describe("your limits (issue 14 item 1)", () => {
     const daily = await screen.findByLabelText("Daily loss limit (USD)");
     expect(daily).toHaveValue("50");
     expect(daily).toHaveAccessibleDescription(
-      `In force: $50.00. Used: $25.00 · resets ${utcMomentText(resets_at)}`,
+      `In force: $50.00. Used: $25.00 · resets ${utcMomentText(resets_at)} Raise to $100.00: takes effect Wed, 25 Nov 2026, 10:00 UTC`,
     );
     expect(
       screen.getByText("Raise to $100.00: takes effect Wed, 25 Nov 2026, 10:00 UTC"),

@@ -12,6 +12,7 @@ import {
   updateTraderLimitsSchema,
   utcMomentText,
 } from "@tp/domain/trader-limits";
+import { useId } from "react";
 import { type FieldErrors, type Resolver, useForm } from "react-hook-form";
 import toast from "react-hot-toast/headless";
 import { errorMessage } from "../../api/client.ts";
@@ -138,19 +139,31 @@ function LimitField({
     formState: { errors },
   } = form;
   const pending = pendingText(limit);
+  const error = errors[limit.kind]?.message;
+  // TextField names its hint and error `${id}-hint` and `${id}-error`; the pending change is
+  // added to them, so a screen reader hears it with the value in force.
+  const id = useId();
+  const describedBy = [error ? `${id}-error` : null, `${id}-hint`, pending ? `${id}-pending` : null]
+    .filter((part) => part !== null)
+    .join(" ");
   return (
     <div data-limit={limit.kind} className="flex flex-col">
       <TextField
+        id={id}
         label={fieldLabel(limit.kind)}
         inputMode={isMoneyLimit(limit.kind) ? "decimal" : "numeric"}
         autoComplete="off"
         placeholder="No limit"
         hint={`${inForceText(limit)}. ${usedText(limit)}`}
-        error={errors[limit.kind]?.message}
+        error={error}
         {...register(limit.kind)}
+        aria-describedby={describedBy}
       />
       {pending ? (
-        <p className="mt-1.5 rounded-md bg-amber-50 px-2 py-1 text-xs font-medium text-amber-950 dark:bg-amber-400/10 dark:text-amber-100">
+        <p
+          id={`${id}-pending`}
+          className="mt-1.5 rounded-md bg-amber-50 px-2 py-1 text-xs font-medium text-amber-950 dark:bg-amber-400/10 dark:text-amber-100"
+        >
           {pending}
         </p>
       ) : null}

@@ -74,6 +74,15 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
     await platform?.close();
   });
 
+  /**
+   * The whole page from its top: scrolled (the Save click scrolls), a full-page picture draws the
+   * sticky top bar over the middle of the form.
+   */
+  async function wholePage(page: Page, name: string) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, name);
+  }
+
   /** A fresh EURUSD price at the server's (manual) time, through the real ingestion path. */
   async function tick(price = 1.05) {
     platform.context.marketData.offer({
@@ -150,7 +159,7 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
       expect(await sections.limitBox("loss_day").textContent()).toContain("In force: $50.00");
       expect(await sections.field("loss_day").inputValue()).toBe("50");
       await dismissToasts(page);
-      await screenshot(page, "trader-limits-1280-light");
+      await wholePage(page, "trader-limits-1280-light");
 
       // $25 at stake counts as lost while open; $30 more would pass the $50.
       await realCall(page, "25", true);
@@ -200,7 +209,7 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
         "Time-out: 1 day",
       );
       await dismissToasts(page);
-      await screenshot(page, "trader-limits-break-in-force-1280-light");
+      await wholePage(page, "trader-limits-break-in-force-1280-light");
 
       // The trade box says so in place of Call and Put, and the server refuses a trade.
       await tick();
@@ -264,7 +273,7 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
         await expectVisible(sections.limitBox("loss_day").getByText(/^Removal: takes effect /));
         await dismissToasts(page);
         await expectNoHorizontalOverflow(page);
-        await screenshot(page, `trader-limits-${width}-${theme}`);
+        await wholePage(page, `trader-limits-${width}-${theme}`);
         const onPage = await seriousViolations(page);
         expect(onPage, describeViolations(onPage)).toEqual([]);
 
@@ -286,7 +295,7 @@ describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s"
           .click();
         await expectVisible(sections.breakInForce);
         await dismissToasts(page);
-        await screenshot(page, `trader-limits-break-in-force-${width}-${theme}`);
+        await wholePage(page, `trader-limits-break-in-force-${width}-${theme}`);
         await page.goto(paths.user.dashboard);
         const tradeBox = page.getByRole("region", { name: "Trade", exact: true });
         await expectVisible(tradeBox.getByRole("note", { name: "Break in force" }));

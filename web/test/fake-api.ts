@@ -115,6 +115,8 @@ export const defaultRoutes: FakeRoutes = {
   "GET /health": { body: { status: "success" } },
   // No restricted country: the fake trader is from the United Kingdom (issue 14 item 4).
   "GET /restricted-countries": success({ countries: [] }),
+  // The trade box reads whether a break is in force (issue 14 item 2): none.
+  "GET /responsible-trading/exclusion": success({ exclusion: null }),
   // The footer's risk warning reads the share of losing accounts: none computed yet.
   "GET /risk-disclosure": success({
     snapshot: null,

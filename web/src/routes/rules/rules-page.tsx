@@ -71,7 +71,8 @@ function Rules({ rulebook }: { rulebook: Rulebook }) {
         <ul className="mt-3 grid gap-1 text-sm text-slate-900 sm:grid-cols-2 dark:text-white">
           {Object.entries(rulebook.entry_price_max_age_ms).map(([assetClass, ms]) => (
             <li key={assetClass}>
-              <span className="capitalize">{assetClass}</span>: {seconds(ms)}
+              {assetClass.charAt(0).toUpperCase()}
+              {assetClass.slice(1)}: {seconds(ms)}
             </li>
           ))}
         </ul>

@@ -37,6 +37,10 @@ import { marketStatusOf } from "./prices/market-status.ts";
 import { latestCloses } from "./prices/price-history.ts";
 import { loadVapidKeys } from "./push/vapid-keys.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import {
+  loadReceiptSigningKey,
+  registerReceiptSigningKey,
+} from "./receipts/receipt-signing-key.ts";
 import { apiRoutes } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
 import { createTradeBatcher } from "./trading/trade-batcher.ts";
@@ -171,6 +175,8 @@ export async function buildApp(options: {
     loadAltchaHmacKey(config, app.log.child({ module: "auth" })),
     clock,
   );
+  const receiptSigningKey = loadReceiptSigningKey(config, app.log.child({ module: "receipts" }));
+  await registerReceiptSigningKey(database, receiptSigningKey, clock.now());
   const sessionLifetimes = sessionLifetimesOf(config);
   const stream = startStreamHub({
     database,
@@ -222,6 +228,7 @@ export async function buildApp(options: {
       proofOfWork,
     }),
     proofOfWork,
+    receiptSigningKey,
     notificationDelivery: workers.notificationDelivery,
     vapidKeys,
     siteContent,

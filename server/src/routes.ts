@@ -34,6 +34,7 @@ import {
 } from "./notifications/notification-routes.ts";
 import { feedHealthRoutes } from "./prices/feed-health-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
+import { receiptKeyRoutes, tradeReceiptRoutes } from "./receipts/receipt-routes.ts";
 import { reconciliationRoutes } from "./reconciliation/reconciliation-routes.ts";
 import { referralRoutes } from "./referrals/referral-routes.ts";
 import { responsibleTradingRoutes } from "./responsible-trading/responsible-trading-routes.ts";
@@ -54,6 +55,7 @@ export const publicRoutePlugins: ScopedRoutes[] = [
   riskDisclosureRoutes,
   restrictedCountryRoutes,
   rulebookRoutes,
+  receiptKeyRoutes,
   authRoutes,
   passkeySignInRoutes,
   signInStepRoutes,
@@ -86,6 +88,7 @@ export const signedInRoutePlugins: ScopedRoutes[] = [
 export const traderRoutePlugins: ScopedRoutes[] = [
   practiceRoutes,
   tradeRoutes,
+  tradeReceiptRoutes,
   paymentMethodRoutes,
   depositRoutes,
   withdrawalRoutes,

@@ -43,6 +43,7 @@ export const tableOwners = {
   reality_check_settings: "responsible-trading",
   trader_limits: "responsible-trading",
   trader_exclusions: "responsible-trading",
+  receipt_signing_keys: "receipts",
 } as const;
 
 export type OwnedTable = keyof typeof tableOwners;

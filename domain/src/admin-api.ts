@@ -316,6 +316,7 @@ export const auditActions = [
   "session.revoked",
   "sessions.revoked",
   "notification.broadcast",
+  "export.downloaded",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

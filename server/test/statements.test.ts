@@ -335,6 +335,7 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
 
   it("gives staff the auditors' CSV for a period, and only staff", async () => {
     const support = await signedInStaff(platform, "support");
+    const rowCounts = new Map<string, number>();
     for (const kind of ["deposits", "withdrawals", "ledger", "trades"]) {
       const path = `/api/v1/admin/exports/${kind}?from=2026-01-16&to=2026-01-16`;
       expect((await http.get(path, trader.token)).status, kind).toBe(403);
@@ -345,6 +346,7 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
         `attachment; filename="${kind}-2026-01-16-to-2026-01-16.csv"`,
       );
       const rows = parse(reply.text, { columns: true }) as CsvRow[];
+      rowCounts.set(kind, rows.length);
       if (kind === "deposits") {
         expect(rows.map((row) => [row.user_id, row.amount, row.fee, row.status])).toEqual([
           [String(trader.user.id), "100.00", "1.00", "confirmed"],
@@ -369,6 +371,26 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
         expect([...byEntry.values()].every((total) => total === 0)).toBe(true);
       }
     }
+    // Each download is in the staff audit log: who, which export, the period, the rows.
+    const audit = await http.get("/api/v1/admin/audit-log?action=export.downloaded", admin);
+    expect(audit.status, audit.text).toBe(200);
+    const logged = audit.body.data.data as Array<Record<string, unknown>>;
+    expect(logged).toHaveLength(4);
+    expect(logged.map((row) => row.target_id).sort()).toEqual([
+      "deposits",
+      "ledger",
+      "trades",
+      "withdrawals",
+    ]);
+    for (const row of logged) {
+      const rowCount = rowCounts.get(row.target_id as string);
+      expect(row).toMatchObject({
+        actor: { id: support.id, email: support.email },
+        action: "export.downloaded",
+        target_type: "export",
+        after: { kind: row.target_id, from: "2026-01-16", to: "2026-01-16", row_count: rowCount },
+      });
+    }
     const bad = await http.get(
       "/api/v1/admin/exports/users?from=2026-01-16&to=2026-01-16",
       support.token,
@@ -380,6 +402,9 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     );
     expect(late.status).toBe(422);
     expect(late.body.errors.to).toEqual([statementMessages.toBeforeFrom]);
+    // A refused export sends no file and so logs nothing.
+    const after = await http.get("/api/v1/admin/audit-log?action=export.downloaded", admin);
+    expect(after.body.data.data).toHaveLength(4);
   });
 });
 

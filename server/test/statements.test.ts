@@ -1,12 +1,17 @@
 import { statementMessages } from "@tp/domain/statements";
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { pdf_placeholder } from "../src/statements/pdf-fonts.ts";
 import {
   StatementTooLongError,
   statementKindLabel,
   traderStatement,
 } from "../src/statements/statement.ts";
-import { decimalFromCents } from "../src/statements/statement-files.ts";
+import {
+  decimalFromCents,
+  pdf_placeholder_note,
+  statementPdf,
+} from "../src/statements/statement-files.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
 import {
@@ -26,6 +31,7 @@ import {
   withdrawableTrader,
 } from "./support/funding.ts";
 import { httpClient } from "./support/http.ts";
+import { pdfPageTexts } from "./support/pdf-text.ts";
 import { advanceWithTick, pushTick } from "./support/prices.ts";
 
 /**
@@ -263,6 +269,29 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     const text = bytes.toString("latin1");
     expect(text).toContain("(Statement 2026-01-16 to 2026-01-16)");
     expect(text).toContain("%%EOF");
+    const pages = pdfPageTexts(bytes);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toContain(`Ada Lovelace <${trader.email}>`);
+    expect(pages[0]).toContain("Page 1 of 1");
+    expect(pages[0]).not.toContain(pdf_placeholder);
+  });
+
+  it("prints a name beyond Latin-1 as written, and marks what its font cannot draw", async () => {
+    await platform.database.query(
+      "UPDATE users SET first_name = $1, last_name = $2 WHERE id = $3",
+      ["Zoë", "Łukasiewicz 李", trader.user.id],
+    );
+    const response = await fetch(
+      `${platform.baseUrl}${query("2026-01-16", "2026-01-16", "&format=pdf")}`,
+      { headers: { authorization: `Bearer ${trader.token}` } },
+    );
+    expect(response.status).toBe(200);
+    const [page] = pdfPageTexts(Buffer.from(await response.arrayBuffer()));
+    // DejaVu Sans draws ë and Ł; it has no CJK glyphs, so 李 is the visible placeholder.
+    expect(page).toContain(`Zoë Łukasiewicz ${pdf_placeholder} <${trader.email}>`);
+    expect(page).not.toContain("李");
+    expect(page).toContain(pdf_placeholder_note);
+    expect(page).toContain("Page 1 of 1");
   });
 
   it("refuses bad periods with 4xx and says why", async () => {
@@ -439,5 +468,59 @@ describe.each(databaseKindsUnderTest())("statement downloads are rate limited on
     expect((await http.get(path, other.token)).status).toBe(200);
     platform.clock.advance(15 * 60 * 1000);
     expect((await http.get(path, trader.token)).status).toBe(200);
+  });
+});
+
+describe("the statement PDF", () => {
+  const period = {
+    from: new Date("2026-01-16T00:00:00Z"),
+    until: new Date("2026-01-17T00:00:00Z"),
+    fromText: "2026-01-16",
+    toText: "2026-01-16",
+  };
+  const heading = {
+    companyName: "Example Markets Ltd",
+    traderName: "Ada Lovelace",
+    traderEmail: "ada@example.test",
+    generatedAt: new Date("2026-01-17T09:00:00Z"),
+  };
+
+  it("numbers every page 'Page n of N'", async () => {
+    const lines = Array.from({ length: 70 }, (_, index) => ({
+      at: new Date(period.from.getTime() + index * 60_000),
+      entry_id: index + 1,
+      kind: "deposit" as const,
+      reference: `deposit:${index + 1}`,
+      transaction_id: `tx-${index + 1}`,
+      description: `Deposit ${index + 1} via bitcoin`,
+      amount_cents: 100,
+      fee_cents: 0,
+      change_cents: 100,
+      balance_cents: 100 * (index + 1),
+    }));
+    const pdf = await statementPdf(
+      {
+        account: "real",
+        period,
+        opening_balance_cents: 0,
+        closing_balance_cents: 7_000,
+        lines,
+        totals: { credits_cents: 7_000, debits_cents: 0, fees_cents: 0 },
+      },
+      heading,
+    );
+    const pages = pdfPageTexts(pdf);
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    pages.forEach((page, index) => {
+      expect(page).toContain(`Page ${index + 1} of ${pages.length}`);
+      expect(page).not.toContain(pdf_placeholder);
+    });
+    // Every line is on some page, once.
+    const all = pages.join("\n");
+    for (const line of lines) {
+      expect(all.split(`\n${line.description}\n`)).toHaveLength(2);
+    }
+    expect(pages[0]).toContain("Ada Lovelace <ada@example.test>");
+    expect(pages.at(-1)).toContain("Closing balance");
   });
 });

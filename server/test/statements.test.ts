@@ -1,6 +1,7 @@
 import { statementMessages } from "@tp/domain/statements";
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DataExportTooLargeError, traderDataExport } from "../src/statements/data-export.ts";
 import { pdf_placeholder } from "../src/statements/pdf-fonts.ts";
 import {
   StatementTooLongError,
@@ -19,6 +20,8 @@ import {
   settlement_grace_ms,
   settlement_record_lag_ms,
 } from "../src/trading/settlement.ts";
+import { tradeAudit } from "../src/trading/trade-audit.ts";
+import type { TradeRow } from "../src/trading/trades.ts";
 import { signedInStaff, signedInTrader } from "./support/accounts.ts";
 import {
   balancesOf,
@@ -360,6 +363,69 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     expect(theirs.trades).toHaveLength(1);
     expect(theirs.trades[0].trade.is_practice).toBe(true);
     expect(JSON.stringify(theirs)).not.toContain(trader.email);
+  });
+
+  it("exports every one of many trades, each with its audit as GET /trades/{id} shows it", async () => {
+    // 500 copies of each of the trader's trades (same windows, so their audits are stored).
+    const columns = (
+      await platform.database.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_name = 'trades' AND column_name <> 'id' ORDER BY ordinal_position`,
+      )
+    ).rows.map((row) => row.column_name);
+    const list = columns.join(", ");
+    const before = await platform.database.query<{ max: number }>(
+      "SELECT MAX(id)::bigint AS max FROM trades",
+    );
+    await platform.database.query(
+      `INSERT INTO trades (${list}) SELECT ${list} FROM trades, generate_series(1, 500)
+       WHERE user_id = $1`,
+      [trader.user.id],
+    );
+    try {
+      const stored = await platform.database.query<TradeRow>(
+        "SELECT * FROM trades WHERE user_id = $1 ORDER BY start_time, id",
+        [trader.user.id],
+      );
+      expect(stored.rows).toHaveLength(3 * 501);
+      const reply = await http.get("/api/v1/statements/data-export", trader.token);
+      expect(reply.status, reply.text).toBe(200);
+      const exported = reply.body.trades as Array<{ trade: { id: number } }>;
+      expect(exported.map((entry) => entry.trade.id)).toEqual(
+        stored.rows.map((row) => Number(row.id)),
+      );
+      // The batched audit is the one-by-one audit, for the originals and for copies.
+      const byId = new Map(stored.rows.map((row) => [Number(row.id), row]));
+      for (const entry of [...exported.slice(0, 3), ...exported.slice(-3)]) {
+        const one = await tradeAudit(
+          platform.database,
+          platform.context.marketData.store,
+          byId.get(entry.trade.id)!,
+        );
+        expect(entry).toEqual(JSON.parse(JSON.stringify(one)));
+        expect(one.audit.entry_ticks.length).toBeGreaterThan(0);
+      }
+      // Past its cap an export is refused whole, never cut short.
+      await expect(
+        traderDataExport(
+          platform.database,
+          platform.context.marketData.store,
+          trader.user.id,
+          platform.clock.now(),
+          3 * 501 - 1,
+        ),
+      ).rejects.toBeInstanceOf(DataExportTooLargeError);
+      const atCap = await traderDataExport(
+        platform.database,
+        platform.context.marketData.store,
+        trader.user.id,
+        platform.clock.now(),
+        3 * 501,
+      );
+      expect(atCap.trades).toHaveLength(3 * 501);
+    } finally {
+      await platform.database.query("DELETE FROM trades WHERE id > $1", [before.rows[0]!.max]);
+    }
   });
 
   it("gives staff the auditors' CSV for a period, and only staff", async () => {

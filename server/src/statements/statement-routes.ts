@@ -18,7 +18,7 @@ import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
 import { staffActorOf } from "../users/staff-actor.ts";
 import { findUserById } from "../users/users.ts";
-import { traderDataExport } from "./data-export.ts";
+import { DataExportTooLargeError, traderDataExport } from "./data-export.ts";
 import { ExportTooLargeError, type StaffExport, staffExportCsv } from "./staff-exports.ts";
 import { StatementTooLongError, traderStatement } from "./statement.ts";
 import { statementCsv, statementPdf } from "./statement-files.ts";
@@ -110,7 +110,12 @@ export async function statementRoutes(traders: FastifyInstance, context: AppCont
         context.marketData.store,
         sessionOf(request).userId,
         now,
-      );
+      ).catch((error: unknown) => {
+        if (error instanceof DataExportTooLargeError) {
+          throw validationError({}, statementMessages.dataExportTooLarge);
+        }
+        throw error;
+      });
       const fileName = `my-data-${now.toISOString().slice(0, 10)}.json`;
       return sendAttachment(
         reply,

@@ -25,6 +25,7 @@ import type { Feed } from "./feeds/tick.ts";
 import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { installInputGuard } from "./http/input-guard.ts";
+import { installReceivedAt } from "./http/received-at.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { doNotStore } from "./http/signed-in-scope.ts";
 import { backfill_start_timeout_ms, createHistoryBackfill } from "./prices/history-backfill.ts";
@@ -89,6 +90,7 @@ export async function buildApp(options: {
     return503OnClosing: true,
   });
   app.decorateRequest("session", null);
+  installReceivedAt(app, clock);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.

@@ -93,6 +93,7 @@ export function tradeFixture(overrides: Partial<TradeView> = {}): TradeView {
     duration: 30,
     is_practice: true,
     start_time: "2026-01-15T12:00:00.000Z",
+    received_at: "2026-01-15T11:59:59.988Z",
     expires_at: "2026-01-15T12:00:30.000Z",
     entry_price: 1.08,
     entry_at: "2026-01-15T12:00:00.000Z",

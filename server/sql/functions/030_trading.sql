@@ -21,7 +21,8 @@ RETURNS TABLE (
   practice_cents bigint,
   stored_status integer,
   stored_body jsonb,
-  stored_hash text
+  stored_hash text,
+  guard jsonb
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
@@ -37,6 +38,7 @@ DECLARE
   v_houses bigint[];
   v_entry_items integer[];
   v_keyed integer[];
+  v_guard jsonb[];
   r record;
 BEGIN
   -- 1. Idempotency keys, claimed in one order (user, key) by the idempotency module.
@@ -58,6 +60,10 @@ BEGIN
                                                'hash', r.request_hash);
   END LOOP;
 
+  -- 1b. The traders' own limits and exclusions (issue 14): a request they refuse is refused
+  --     like the caller's refusal, once the money is known to be there.
+  v_guard := trade_guard_refusals(v_items, v_outcome);
+
   -- 2. The accounts: each trader's, and the house shard its stake goes to; trade ids for
   --    the requests that will be placed if the money is there.
   v_accounts := ledger_trader_account_ids(ARRAY(
@@ -69,6 +75,7 @@ BEGIN
   ), p_currency);
   v_trade := ARRAY(
     SELECT CASE WHEN v_outcome[i.ordinality] IS NULL AND i.refusal IS NULL
+                     AND v_guard[i.ordinality] IS NULL
                 THEN nextval(pg_get_serial_sequence('trades', 'id')) END
     FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
   );
@@ -82,7 +89,7 @@ BEGIN
   FOR r IN
     SELECT p.ord, p.outcome FROM ledger_post(ARRAY(
       SELECT ROW('trade_stake', 'trade:' || COALESCE(v_trade[n]::text, 'refused'), i.start_time,
-                 i.refusal IS NOT NULL,
+                 i.refusal IS NOT NULL OR v_guard[n] IS NOT NULL,
                  ARRAY[ROW(v_accounts[n], -i.stake_cents)::ledger_posting_in,
                        ROW(v_houses[n], i.stake_cents)::ledger_posting_in])::ledger_entry_in
       FROM unnest(v_entry_items) WITH ORDINALITY AS x(n, position)
@@ -91,16 +98,20 @@ BEGIN
     )) AS p
   LOOP
     v_outcome[v_entry_items[r.ord]] := CASE r.outcome
-      WHEN 'posted' THEN 'placed' WHEN 'short' THEN 'insufficient' ELSE 'refused' END;
+      WHEN 'posted' THEN 'placed' WHEN 'short' THEN 'insufficient'
+      WHEN 'sufficient' THEN CASE WHEN v_guard[v_entry_items[r.ord]] IS NOT NULL THEN 'guarded'
+                              ELSE 'refused' END
+      ELSE 'refused' END;
   END LOOP;
 
   -- 4. The placed trades, and their keys' replies; a key whose request wrote nothing is
   --    released.
   INSERT INTO trades (id, user_id, is_practice, asset, direction, stake_cents, duration_seconds,
-                      payout_percent, entry_price, entry_at, feed, start_time, expires_at)
+                      payout_percent, entry_price, entry_at, feed, start_time, expires_at,
+                      received_at)
   SELECT v_trade[i.ordinality], i.user_id, i.is_practice, i.asset, i.direction, i.stake_cents,
          i.duration_seconds, i.payout_percent, i.entry_price, i.entry_at, i.feed, i.start_time,
-         i.expires_at
+         i.expires_at, i.received_at
   FROM unnest(v_items) WITH ORDINALITY AS i
   WHERE v_outcome[i.ordinality] = 'placed';
   PERFORM idempotency_complete_all(ARRAY(
@@ -113,14 +124,15 @@ BEGIN
   PERFORM idempotency_release_all(ARRAY(
     SELECT ROW(i.user_id, i.key, i.hash, i.start_time)::idempotency_key_in
     FROM unnest(v_items) WITH ORDINALITY AS i
-    WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] IN ('insufficient', 'refused')
+    WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] IN ('insufficient', 'refused', 'guarded')
   ));
 
   RETURN QUERY
     SELECT i.ordinality::integer, v_outcome[i.ordinality], v_trade[i.ordinality],
            b.real_cents, b.practice_cents,
            (v_stored[i.ordinality]->>'status')::integer, v_stored[i.ordinality]->'body',
-           v_stored[i.ordinality]->>'hash'
+           v_stored[i.ordinality]->>'hash',
+           CASE WHEN v_outcome[i.ordinality] = 'guarded' THEN v_guard[i.ordinality] END
     FROM unnest(v_items) WITH ORDINALITY AS i
     LEFT JOIN ledger_trader_balances(ARRAY(
       SELECT DISTINCT x.user_id FROM unnest(v_items) WITH ORDINALITY AS x
@@ -198,5 +210,136 @@ BEGIN
     SELECT b.user_id, b.real_cents, b.practice_cents
     FROM ledger_trader_balances(ARRAY(SELECT DISTINCT u.user_id FROM unnest(v_trades) AS u),
                                 p_currency) AS b;
+END
+$$;
+
+-- The traders' own limits and exclusions (issue 14 items 1 and 2; the rules are
+-- domain/src/trader-limits.ts), checked for a batch of place-trade requests inside
+-- place_trades' statement. Returns one guard per request: null to go on, or the refusal as
+-- data ({"code": "excluded", "kind", "ends_at"} | {"code": "limit", "kind", "limit_cents",
+-- "used_cents"} | {"code": "open_trades", "limit"} | {"code": "session", "limit"}), which
+-- the caller words. Requests already decided (p_decided not null: a replay) are skipped.
+--
+-- Traders with no limit and no exclusion in force cost two index probes per batch. For the
+-- others, a transaction-scoped advisory lock per trader, taken in user order before any
+-- ledger lock, makes two batches of one trader check one after the other: the second reads
+-- the first's committed trades (each statement of a plpgsql function takes a new snapshot
+-- under READ COMMITTED), so concurrent requests never get past a limit together. Within a
+-- batch, a trader's earlier requests that passed count as placed (an earlier one later found
+-- short only makes the check stricter). An open trade counts as lost: its stake is its worst
+-- case, so a loss limit holds whatever the open trades settle at.
+CREATE OR REPLACE FUNCTION trade_guard_refusals(p_items place_trade_in[], p_decided text[])
+RETURNS jsonb[] LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_guard jsonb[] := array_fill(NULL::jsonb, ARRAY[COALESCE(cardinality(p_items), 0)]);
+  v_users bigint[];
+  v_user bigint;
+  r record;
+  x record;
+  l record;
+  u record;
+  v_batch_stake bigint;
+  v_batch_count integer;
+  v_day timestamptz;
+  v_week timestamptz;
+  v_month timestamptz;
+  v_open bigint;
+  v_used bigint;
+BEGIN
+  v_users := ARRAY(
+    SELECT DISTINCT i.user_id FROM unnest(p_items) AS i
+    WHERE EXISTS (SELECT 1 FROM trader_limits l WHERE l.user_id = i.user_id)
+       OR EXISTS (SELECT 1 FROM trader_exclusions e
+                  WHERE e.user_id = i.user_id AND (e.ends_at IS NULL OR e.ends_at > i.start_time))
+    ORDER BY 1
+  );
+  IF cardinality(v_users) = 0 THEN
+    RETURN v_guard;
+  END IF;
+  FOREACH v_user IN ARRAY v_users LOOP
+    PERFORM pg_advisory_xact_lock(hashtextextended('trader-limits', v_user));
+  END LOOP;
+
+  FOR r IN
+    SELECT i.ordinality::integer AS ord, i.*
+    FROM unnest(p_items) WITH ORDINALITY AS i
+    WHERE i.user_id = ANY (v_users) AND p_decided[i.ordinality] IS NULL
+    ORDER BY i.ordinality
+  LOOP
+    -- An exclusion stops practice trading too: the trader asked for a break from trading.
+    SELECT e.kind, e.ends_at INTO x FROM trader_exclusions e
+    WHERE e.user_id = r.user_id AND e.started_at <= r.start_time
+      AND (e.ends_at IS NULL OR e.ends_at > r.start_time)
+    ORDER BY e.ends_at DESC NULLS FIRST LIMIT 1;
+    IF FOUND THEN
+      v_guard[r.ord] := jsonb_build_object('code', 'excluded', 'kind', x.kind,
+                                           'ends_at', x.ends_at);
+      CONTINUE;
+    END IF;
+    CONTINUE WHEN r.is_practice;
+
+    -- This trader's earlier requests in the batch that passed (and are not refused anyway).
+    SELECT COALESCE(SUM(j.stake_cents), 0)::bigint AS stake, COUNT(*)::integer AS n
+    INTO v_batch_stake, v_batch_count
+    FROM unnest(p_items) WITH ORDINALITY AS j
+    WHERE j.user_id = r.user_id AND NOT j.is_practice AND j.ordinality < r.ord
+      AND p_decided[j.ordinality] IS NULL AND j.refusal IS NULL AND v_guard[j.ordinality] IS NULL;
+
+    v_day := date_trunc('day', r.start_time AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+    v_week := date_trunc('week', r.start_time AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+    v_month := date_trunc('month', r.start_time AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+    u := NULL;
+    FOR l IN
+      SELECT l.kind,
+             CASE WHEN l.pending_effective_at <= r.start_time THEN l.pending_value
+                  ELSE l.value END AS in_force
+      FROM trader_limits l WHERE l.user_id = r.user_id
+      ORDER BY array_position(ARRAY['session_minutes', 'open_trades', 'loss_day', 'loss_week',
+        'loss_month', 'stake_day', 'stake_week', 'stake_month'], l.kind)
+    LOOP
+      CONTINUE WHEN l.in_force IS NULL OR l.kind LIKE 'deposit_%';
+      IF l.kind = 'session_minutes' THEN
+        IF r.session_started_at IS NOT NULL
+           AND r.start_time >= r.session_started_at + make_interval(mins => l.in_force::integer) THEN
+          v_guard[r.ord] := jsonb_build_object('code', 'session', 'limit', l.in_force);
+          EXIT;
+        END IF;
+      ELSIF l.kind = 'open_trades' THEN
+        SELECT COUNT(*) INTO v_open FROM trades t
+        WHERE t.user_id = r.user_id AND t.status = 'open' AND NOT t.is_practice;
+        IF v_open + v_batch_count + 1 > l.in_force THEN
+          v_guard[r.ord] := jsonb_build_object('code', 'open_trades', 'limit', l.in_force);
+          EXIT;
+        END IF;
+      ELSE
+        IF u IS NULL THEN
+          -- Each period's stakes, and its worst-case loss: stakes less what settled trades
+          -- paid back (an open trade has paid nothing back yet).
+          SELECT
+            COALESCE(SUM(t.stake_cents) FILTER (WHERE t.start_time >= v_day), 0) AS stake_day,
+            COALESCE(SUM(t.stake_cents) FILTER (WHERE t.start_time >= v_week), 0) AS stake_week,
+            COALESCE(SUM(t.stake_cents) FILTER (WHERE t.start_time >= v_month), 0) AS stake_month,
+            COALESCE(SUM(t.stake_cents - COALESCE(t.credit_cents, 0))
+                     FILTER (WHERE t.start_time >= v_day), 0) AS loss_day,
+            COALESCE(SUM(t.stake_cents - COALESCE(t.credit_cents, 0))
+                     FILTER (WHERE t.start_time >= v_week), 0) AS loss_week,
+            COALESCE(SUM(t.stake_cents - COALESCE(t.credit_cents, 0))
+                     FILTER (WHERE t.start_time >= v_month), 0) AS loss_month
+          INTO u
+          FROM trades t
+          WHERE t.user_id = r.user_id AND NOT t.is_practice
+            AND t.start_time >= LEAST(v_week, v_month);
+        END IF;
+        v_used := (to_jsonb(u)->>l.kind)::bigint + v_batch_stake;
+        IF v_used + r.stake_cents > l.in_force THEN
+          v_guard[r.ord] := jsonb_build_object('code', 'limit', 'kind', l.kind,
+                                               'limit_cents', l.in_force, 'used_cents', v_used);
+          EXIT;
+        END IF;
+      END IF;
+    END LOOP;
+  END LOOP;
+  RETURN v_guard;
 END
 $$;

@@ -164,10 +164,11 @@ async function liveSessionsByHash(
     user_id: number;
     role: Role;
     country: string;
+    created_at: Date;
     last_seen_at: Date;
     token_hash: string;
   }>(
-    `SELECT s.id, s.user_id, u.role, u.country, s.last_seen_at, s.token_hash
+    `SELECT s.id, s.user_id, u.role, u.country, s.created_at, s.last_seen_at, s.token_hash
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = ANY($1::text[]) AND ${liveSessionCondition(2)}`,
     [hashes, ...liveSessionParameters(now, lifetimes)],
@@ -189,7 +190,13 @@ async function liveSessionsByHash(
   return hashes.map((hash) => {
     const row = byHash.get(hash);
     return row
-      ? { sessionId: row.id, userId: row.user_id, role: row.role, country: row.country }
+      ? {
+          sessionId: row.id,
+          userId: row.user_id,
+          role: row.role,
+          country: row.country,
+          startedAt: row.created_at,
+        }
       : null;
   });
 }

@@ -41,6 +41,8 @@ export const tableOwners = {
   admin_audit_log: "audit",
   losing_accounts_snapshots: "disclosure",
   reality_check_settings: "responsible-trading",
+  trader_limits: "responsible-trading",
+  trader_exclusions: "responsible-trading",
 } as const;
 
 export type OwnedTable = keyof typeof tableOwners;
@@ -114,5 +116,15 @@ export const crossModuleReads: ReadonlyArray<{
     module: "disclosure",
     tables: ["users", "ledger_accounts", "journal_entries", "postings"],
     why: "the share of losing accounts is computed from the ledger's trade postings of traders' real accounts",
+  },
+  {
+    module: "trading",
+    tables: ["trader_limits", "trader_exclusions"],
+    why: "place_trades checks the trader's own limits and exclusions inside the trade's statement, so no concurrency gets past them",
+  },
+  {
+    module: "responsible-trading",
+    tables: ["deposits"],
+    why: "deposit limits count the deposits requested in each period, inside the deposit's transaction",
   },
 ];

@@ -22,6 +22,7 @@ import type { IdempotencyKey } from "../idempotency/idempotency.ts";
 import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";
 import { refuseRealMoneyIn } from "../jurisdictions/restricted-countries.ts";
 import { postEntry, systemAccountId, traderAccountId } from "../ledger/ledger.ts";
+import { refuseDepositBeyondGuards } from "../responsible-trading/limits.ts";
 import {
   keepUpload,
   type ReceivedForm,
@@ -245,6 +246,8 @@ export async function createDeposit(
     if (!fee) throw validationError({ amount: [amountNotAboveFeeMessage(amountCents, schedule)] });
     refuseUnlessFeeAsShown(method.name, input.expected_fee, fee.fee_cents);
     await lockTraderFunding(transaction, userId);
+    // The trader's own breaks and deposit limits (issue 14), under the lock just taken.
+    await refuseDepositBeyondGuards(transaction, userId, amountCents, at);
     const awaiting = await transaction.query<{ total: number }>(
       "SELECT COUNT(*)::bigint AS total FROM deposits WHERE user_id = $1 AND status = 'awaiting_payment'",
       [userId],

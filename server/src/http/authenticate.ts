@@ -13,6 +13,8 @@ export interface Session {
    * money is refused to residents of a restricted country (issue 14 item 4).
    */
   country: string;
+  /** The sign-in: the session time limit counts from it (issue 14 item 1). */
+  startedAt: Date;
 }
 
 /** What the signed-in hooks need of the application: a way to find a live session. */

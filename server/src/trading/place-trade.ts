@@ -6,6 +6,7 @@ import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
 import { marketStatusOf } from "../prices/market-status.ts";
+import { tradeGuardError } from "./trade-guard.ts";
 import { type TradeRow, tradeView } from "./trades.ts";
 
 export interface PlaceTradeReply {
@@ -27,6 +28,8 @@ export async function placeTrade(
   userId: number,
   input: PlaceTradeRequest,
   idempotency: IdempotencyKey | null,
+  /** The request's arrival and its session's sign-in (the session time limit counts from it). */
+  request: { receivedAt: Date; sessionStartedAt: Date } | null = null,
 ): Promise<PlaceTradeReply> {
   const { clock, config, marketData, bus, tradeBatcher } = context;
   const asset = findAsset(input.asset)!;
@@ -69,6 +72,7 @@ export async function placeTrade(
     entry_at: new Date(tick.at),
     feed: tick.source,
     start_time: now,
+    received_at: request?.receivedAt ?? null,
     expires_at: new Date(now.getTime() + expiration.seconds * 1000),
     ...unsettled,
   };
@@ -95,10 +99,13 @@ export async function placeTrade(
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,
     reply: idempotency ? body : null,
+    received_at: request?.receivedAt.toISOString() ?? null,
+    session_started_at: request?.sessionStartedAt.toISOString() ?? null,
   });
   if (result.outcome === "insufficient") {
     throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
   }
+  if (result.outcome === "guarded") throw tradeGuardError(result.guard!);
   if (result.outcome === "refused") {
     throw new AppError("SIMULATED_PRICES_REAL_ACCOUNT", tradeMessages.simulatedRealRefused);
   }

@@ -1,6 +1,7 @@
 import type { Database } from "../db/database.ts";
 import { createRequestBatcher, type RequestBatcher } from "../db/request-batcher.ts";
 import { DEFAULT_CURRENCY, house_shards, houseShardCode } from "../ledger/ledger.ts";
+import type { TradeGuard } from "./trade-guard.ts";
 
 /**
  * One place-trade request as `place_trades` (server/sql/functions/030_trading.sql) takes it
@@ -25,16 +26,22 @@ export interface TradeRequest {
   key: string | null;
   hash: string | null;
   reply: unknown;
+  /** When the request reached the platform (issue 15 item 5); null when not from a request. */
+  received_at: string | null;
+  /** The session's sign-in, for the trader's session time limit; null when not known. */
+  session_started_at: string | null;
 }
 
 export interface TradeOutcome {
-  outcome: "placed" | "replay" | "insufficient" | "refused";
+  outcome: "placed" | "replay" | "insufficient" | "refused" | "guarded";
   trade_id: number | null;
   real_cents: number | null;
   practice_cents: number | null;
   stored_status: number | null;
   stored_body: unknown;
   stored_hash: string | null;
+  /** Why the trader's own limit or exclusion refused it ('guarded'): trade-guard.ts words it. */
+  guard: TradeGuard | null;
 }
 
 export type TradeBatcher = RequestBatcher<TradeRequest, TradeOutcome>;

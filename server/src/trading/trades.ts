@@ -19,6 +19,8 @@ export interface TradeRow {
   feed: string;
   start_time: Date;
   expires_at: Date;
+  /** When the request reached the platform; null before migration 026. */
+  received_at: Date | null;
   status: "open" | "won" | "lost" | "tie";
   exit_price: number | null;
   exit_at: Date | null;
@@ -49,6 +51,7 @@ export function tradeView(row: TradeRow): TradeView {
     duration: row.duration_seconds,
     is_practice: row.is_practice,
     start_time: row.start_time.toISOString(),
+    received_at: row.received_at?.toISOString() ?? null,
     expires_at: row.expires_at.toISOString(),
     entry_price: row.entry_price,
     entry_at: row.entry_at.toISOString(),
@@ -244,4 +247,44 @@ export async function realTradingSince(
   );
   const row = result.rows[0]!;
   return { trades: row.trades, stake_cents: row.stake_cents, result_cents: row.result_cents };
+}
+
+/**
+ * A trader's real-account usage for their limits (issue 14 item 1), by the same rule as
+ * `trade_guard_refusals` (server/sql/functions/030_trading.sql): stakes of the trades started
+ * since each period's start, and their worst-case loss (stakes less what settled trades paid
+ * back; an open trade has paid nothing back yet); and the real trades open now.
+ */
+export async function realTradingUsage(
+  queryable: Queryable,
+  userId: number,
+  starts: { day: Date; week: Date; month: Date },
+): Promise<{
+  stake_cents: { day: number; week: number; month: number };
+  loss_cents: { day: number; week: number; month: number };
+  open_trades: number;
+}> {
+  const result = await queryable.query<Record<string, number>>(
+    `SELECT
+       COALESCE(SUM(stake_cents) FILTER (WHERE start_time >= $2), 0)::bigint AS stake_day,
+       COALESCE(SUM(stake_cents) FILTER (WHERE start_time >= $3), 0)::bigint AS stake_week,
+       COALESCE(SUM(stake_cents) FILTER (WHERE start_time >= $4), 0)::bigint AS stake_month,
+       COALESCE(SUM(stake_cents - COALESCE(credit_cents, 0)) FILTER (WHERE start_time >= $2), 0)::bigint
+         AS loss_day,
+       COALESCE(SUM(stake_cents - COALESCE(credit_cents, 0)) FILTER (WHERE start_time >= $3), 0)::bigint
+         AS loss_week,
+       COALESCE(SUM(stake_cents - COALESCE(credit_cents, 0)) FILTER (WHERE start_time >= $4), 0)::bigint
+         AS loss_month,
+       (SELECT COUNT(*) FROM trades o
+        WHERE o.user_id = $1 AND o.status = 'open' AND NOT o.is_practice)::bigint AS open_trades
+     FROM trades
+     WHERE user_id = $1 AND NOT is_practice AND start_time >= LEAST($3::timestamptz, $4::timestamptz)`,
+    [userId, starts.day, starts.week, starts.month],
+  );
+  const row = result.rows[0]!;
+  return {
+    stake_cents: { day: row.stake_day!, week: row.stake_week!, month: row.stake_month! },
+    loss_cents: { day: row.loss_day!, week: row.loss_week!, month: row.loss_month! },
+    open_trades: row.open_trades!,
+  };
 }

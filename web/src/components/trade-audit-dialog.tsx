@@ -156,6 +156,13 @@ export function TradeAuditDialog({ trade, onClose }: { trade: TradeView; onClose
             : `${audit.data.audit.settlement_lag_ms} ms`}
         </Fact>
         <Fact label="Opened">{formatDateTime(current.start_time)}</Fact>
+        <Fact label="Order received">{formatTimeMs(current.received_at)}</Fact>
+        <Fact label="Accepted">
+          {formatTimeMs(current.start_time)}
+          {current.received_at === null
+            ? null
+            : ` (${Date.parse(current.start_time) - Date.parse(current.received_at)} ms after)`}
+        </Fact>
         <Fact label="Settled">{formatDateTime(current.settled_at)}</Fact>
         <Fact label="Duration">{current.duration} seconds</Fact>
       </dl>

@@ -114,6 +114,8 @@ export const tradeViewSchema = z.object({
   start_time: z.string(),
   /** When its request reached the platform (null for trades placed before this was kept). */
   received_at: z.string().nullable(),
+  /** The rulebook version it was placed under (/rules); null before the rulebook. */
+  rule_version: z.number().int().nullable(),
   expires_at: z.string(),
   entry_price: z.number(),
   entry_at: z.string(),

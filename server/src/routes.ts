@@ -40,6 +40,7 @@ import { responsibleTradingRoutes } from "./responsible-trading/responsible-trad
 import { staffExportRoutes, statementRoutes } from "./statements/statement-routes.ts";
 import { streamRoutes } from "./stream/stream-routes.ts";
 import { marketHaltRoutes } from "./trading/market-halt-routes.ts";
+import { rulebookRoutes } from "./trading/rulebook-routes.ts";
 import { tradeRoutes } from "./trading/trade-routes.ts";
 import { userRoutes } from "./users/user-routes.ts";
 
@@ -52,6 +53,7 @@ export const publicRoutePlugins: ScopedRoutes[] = [
   siteContentRoutes,
   riskDisclosureRoutes,
   restrictedCountryRoutes,
+  rulebookRoutes,
   authRoutes,
   passkeySignInRoutes,
   signInStepRoutes,

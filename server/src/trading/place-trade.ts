@@ -1,6 +1,7 @@
 import type { TradeView } from "@tp/domain/api";
 import { findAsset, findExpiration } from "@tp/domain/catalogue";
 import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
+import { rulebook_version_current } from "@tp/domain/rulebook";
 import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
@@ -73,6 +74,7 @@ export async function placeTrade(
     feed: tick.source,
     start_time: now,
     received_at: request?.receivedAt ?? null,
+    rule_version: rulebook_version_current,
     expires_at: new Date(now.getTime() + expiration.seconds * 1000),
     ...unsettled,
   };
@@ -99,6 +101,7 @@ export async function placeTrade(
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,
     reply: idempotency ? body : null,
+    rule_version: rulebook_version_current,
     received_at: request?.receivedAt.toISOString() ?? null,
     session_started_at: request?.sessionStartedAt.toISOString() ?? null,
   });

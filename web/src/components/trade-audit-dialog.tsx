@@ -2,8 +2,10 @@ import type { TradeView } from "@tp/domain/api";
 import { formatUsd } from "@tp/domain/money";
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { useTradeAudit } from "../api/trade-audit.ts";
+import { paths } from "../paths.ts";
 import { Modal } from "./modal.tsx";
 import { FailureState, failureDetails } from "./query-states.tsx";
+import { TextLink } from "./text-link.tsx";
 import {
   directionLabel,
   formatDateTime,
@@ -165,6 +167,13 @@ export function TradeAuditDialog({ trade, onClose }: { trade: TradeView; onClose
         </Fact>
         <Fact label="Settled">{formatDateTime(current.settled_at)}</Fact>
         <Fact label="Duration">{current.duration} seconds</Fact>
+        <Fact label="Rules">
+          {current.rule_version === null ? (
+            "Before the rulebook"
+          ) : (
+            <TextLink to={paths.rules}>Version {current.rule_version}</TextLink>
+          )}
+        </Fact>
       </dl>
 
       {audit.data?.audit.note ? (

@@ -98,6 +98,7 @@ export const crossModuleReads: ReadonlyArray<{
       "journal_entries",
       "postings",
       "trades",
+      "trade_audit_windows",
       "deposits",
       "withdrawals",
       "payment_methods",

@@ -21,6 +21,7 @@ export const indexablePagePaths = [
   "/market-status",
   "/risk-disclosure",
   "/rules",
+  "/verify",
   "/legal-documents",
   "/privacy-policy",
   "/terms-of-service",

@@ -64,3 +64,67 @@ export function recomputedSettlement(
     credit_cents: settlementCreditCents(status, trade.stake_cents, trade.payout_percent),
   };
 }
+
+export interface ReceiptCheck {
+  holds: boolean;
+  what: string;
+}
+
+/**
+ * What holds of a receipt, given whether its signature verified and the keys the platform
+ * published (the /verify page; tools/verify-receipt.mjs prints the same checks).
+ */
+export function receiptChecks(
+  signed: SignedTradeReceipt,
+  signatureValid: boolean,
+  publishedKeys: ReadonlyArray<{ key_id: string; public_key: string }>,
+): ReceiptCheck[] {
+  const { receipt, signature } = signed;
+  const checks: ReceiptCheck[] = [
+    {
+      holds: signatureValid,
+      what: signatureValid
+        ? "The signature holds: the receipt is exactly what the platform signed"
+        : "The signature does not hold: the receipt was changed after it was signed, or signed with another key",
+    },
+    {
+      holds: publishedKeys.some(
+        (key) => key.key_id === signature.key_id && key.public_key === signature.public_key,
+      ),
+      what: `The signing key ${signature.key_id} is one the platform published`,
+    },
+  ];
+  const expected = recomputedSettlement(receipt.trade);
+  if (expected === null) {
+    checks.push({
+      holds: receipt.trade.credit_cents === null,
+      what: "The trade is open: no outcome or credit yet",
+    });
+  } else {
+    checks.push({
+      holds: expected.status === receipt.trade.status,
+      what: `The outcome follows from the prices by the rule: ${expected.status} (receipt: ${receipt.trade.status})`,
+    });
+    checks.push({
+      holds: expected.credit_cents === receipt.trade.credit_cents,
+      what: `The credit follows from the rule: ${expected.credit_cents} cents (receipt: ${receipt.trade.credit_cents})`,
+    });
+  }
+  return checks;
+}
+
+/** The shape a pasted receipt must have before it is checked (the /verify page). */
+export function looksLikeSignedReceipt(value: unknown): value is SignedTradeReceipt {
+  const candidate = value as Partial<SignedTradeReceipt> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.receipt === "object" &&
+    candidate.receipt !== null &&
+    candidate.receipt.format === receipt_format &&
+    typeof candidate.receipt.trade === "object" &&
+    typeof candidate.signature?.value === "string" &&
+    typeof candidate.signature?.public_key === "string" &&
+    typeof candidate.signature?.key_id === "string"
+  );
+}

@@ -21,6 +21,8 @@ export const paths = {
   riskDisclosure: "/risk-disclosure",
   /** Public: the versioned rulebook every trade is settled by (issue 15 item 4). */
   rules: "/rules",
+  /** Public: check a trade receipt's signature and outcome (issue 15 item 2). */
+  verify: "/verify",
   welcome: "/welcome",
   signUp: "/account/sign-up",
   signIn: "/account/sign-in",

@@ -102,6 +102,13 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: paths.verify,
+            lazy: lazyPage(
+              () => import("../routes/verify/verify-page.tsx"),
+              (m) => <m.VerifyPage />,
+            ),
+          },
+          {
             path: paths.welcome,
             lazy: lazyPage(
               () => import("../routes/account/welcome-page.tsx"),

@@ -46,6 +46,9 @@ export function Footer() {
             <Link to={paths.rules} className={linkClass}>
               Trading rules
             </Link>
+            <Link to={paths.verify} className={linkClass}>
+              Verify a receipt
+            </Link>
             <Link to={paths.legalDocuments} className={linkClass}>
               Legal documents
             </Link>

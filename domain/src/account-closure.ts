@@ -51,6 +51,8 @@ export const accountClosureSchema = z.object({
   closed_at: z.string().nullable(),
   /** While closing: what it waits for (empty: the next pass of the worker closes it). */
   waiting_for: z.array(closureWaitSchema),
+  /** How long the identity and records are kept after closing (RECORD_RETENTION_YEARS). */
+  record_retention_years: z.number().int(),
 });
 export type AccountClosure = z.infer<typeof accountClosureSchema>;
 

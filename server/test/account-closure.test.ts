@@ -99,6 +99,7 @@ describe.each(databaseKindsUnderTest())("account closure (issue 14 item 7) on %s
       requested_at: null,
       closed_at: null,
       waiting_for: [],
+      record_retention_years: 5,
     });
     await advanceWithTick(platform, asset, 50_000, 1_000);
     expect((await trade(trader.token, 5)).status).toBe(201);
@@ -127,6 +128,7 @@ describe.each(databaseKindsUnderTest())("account closure (issue 14 item 7) on %s
       requested_at: platform.clock.now().toISOString(),
       closed_at: null,
       waiting_for: ["open_trades", "pending_withdrawals"],
+      record_retention_years: 5,
     });
     const again = await http.post(closurePath, { password: trader.password }, trader.token);
     expect(again.status).toBe(200);

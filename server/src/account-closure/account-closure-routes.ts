@@ -17,7 +17,7 @@ import { closureOf, requestClosure } from "./closure.ts";
  * staff hold no trading accounts to close.
  */
 export async function accountClosureRoutes(app: FastifyInstance, context: AppContext) {
-  const { database, clock } = context;
+  const { database, clock, config } = context;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["account closure"];
   const security = bearerSecurity;
@@ -34,7 +34,10 @@ export async function accountClosureRoutes(app: FastifyInstance, context: AppCon
     },
     async (request) => {
       const { userId } = sessionOf(request);
-      return { status: "success" as const, data: { closure: await closureOf(database, userId) } };
+      return {
+        status: "success" as const,
+        data: { closure: await closureOf(database, userId, config.RECORD_RETENTION_YEARS) },
+      };
     },
   );
 
@@ -61,6 +64,7 @@ export async function accountClosureRoutes(app: FastifyInstance, context: AppCon
         userId,
         request.body,
         clock.now(),
+        config.RECORD_RETENTION_YEARS,
       );
       return reply.status(created ? 201 : 200).send({
         status: "success" as const,

@@ -77,10 +77,24 @@ async function waitsOf(queryable: Queryable, userId: number): Promise<ClosureWai
 }
 
 /** GET /account/closure: open, closing (with what it waits for) or closed. */
-export async function closureOf(queryable: Queryable, userId: number): Promise<AccountClosure> {
+export async function closureOf(
+  queryable: Queryable,
+  userId: number,
+  retentionYears: number,
+): Promise<AccountClosure> {
   const row = await closureRowOf(queryable, userId);
-  if (!row) return { status: "open", requested_at: null, closed_at: null, waiting_for: [] };
+  const record_retention_years = retentionYears;
+  if (!row) {
+    return {
+      status: "open",
+      requested_at: null,
+      closed_at: null,
+      waiting_for: [],
+      record_retention_years,
+    };
+  }
   return {
+    record_retention_years,
     status: row.closed_at ? "closed" : "closing",
     requested_at: row.requested_at.toISOString(),
     closed_at: row.closed_at?.toISOString() ?? null,
@@ -99,6 +113,7 @@ export async function requestClosure(
   userId: number,
   request: RequestAccountClosure,
   at: Date,
+  retentionYears: number,
 ): Promise<{ closure: AccountClosure; created: boolean }> {
   const user = await findUserById(database, userId);
   if (!user || !(await verifyPassword(user.password_hash, request.password))) {
@@ -126,7 +141,7 @@ export async function requestClosure(
     await cancelAwaitingDepositsOf(transaction, userId, at);
     return true;
   });
-  return { closure: await closureOf(database, userId), created };
+  return { closure: await closureOf(database, userId, retentionYears), created };
 }
 
 /** Closings or erasures per worker pass; the rest wait for the next pass. */

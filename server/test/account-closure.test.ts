@@ -396,6 +396,27 @@ describe.each(databaseKindsUnderTest())("account closure (issue 14 item 7) on %s
     expect(await closurePass()).toBe(0);
   });
 
+  it("closes an account with nothing in flight at the next pass; its referrer no longer sees its name", async () => {
+    const referrer = await signedInTrader(platform);
+    const code = (await http.get("/api/v1/referral-details", referrer.token)).body.data.referral_id;
+    const referred = await signedInTrader(platform, {
+      first_name: "Grace",
+      last_name: "Hopper",
+      referral_code: code,
+    });
+    const names = async () =>
+      (await http.get("/api/v1/referrals", referrer.token)).body.data.data.map(
+        (row: { name: string }) => row.name,
+      );
+    expect(await names()).toEqual(["Grace H."]);
+    const requested = await http.post(closurePath, { password: referred.password }, referred.token);
+    expect(requested.status, requested.text).toBe(201);
+    expect(requested.body.data.closure.waiting_for).toEqual([]);
+    expect(await closurePass()).toBe(1);
+    expect((await http.get("/api/v1/user", referred.token)).status).toBe(401);
+    expect(await names()).toEqual(["Closed account"]);
+  });
+
   it("is for traders only: staff have no account to close", async () => {
     const trader = await signedInTrader(platform);
     const state = await http.get(closurePath, trader.token);

@@ -280,7 +280,10 @@ export async function referredTraders(
     [userId],
   );
   const rows = await queryable.query<ReferredTraderRow>(
-    `SELECT id, first_name, last_name, created_at FROM users WHERE referred_by_user_id = $1
+    // A closed account's name is kept for record keeping only, never shown to other traders.
+    `SELECT id, CASE WHEN closed_at IS NULL THEN first_name ELSE 'Closed account' END AS first_name,
+            CASE WHEN closed_at IS NULL THEN last_name ELSE '' END AS last_name, created_at
+     FROM users WHERE referred_by_user_id = $1
      ORDER BY created_at DESC, id DESC LIMIT $2`,
     [userId, limit],
   );

@@ -15,6 +15,7 @@ import {
   withdrawalStatuses,
   withdrawalViewSchema,
 } from "./funding.ts";
+import { exclusionSchema } from "./trader-limits.ts";
 import { refuseUnsafeText, storableIsoDateTimeSchema } from "./validation.ts";
 
 /**
@@ -203,8 +204,22 @@ export const adminSessionSchema = z.object({
 /** Each list holds the newest `admin_user_detail_rows_max` rows. */
 export const admin_user_detail_rows_max = 50;
 
+/** The staff screen's words for a trader whose declared country is on RESTRICTED_COUNTRIES. */
+export function staffCountryRestrictedMessage(country: string): string {
+  return `Real money blocked: ${country} is restricted`;
+}
+
 export const adminUserDetailSchema = z.object({
   user: adminUserSummarySchema.extend({ phone_number: z.string(), plan: z.string() }),
+  /**
+   * What stops the trader's real money now: their declared country's restriction (the
+   * sentence staff read, null when none) and the time-out, self-exclusion or closure in
+   * force (null when none).
+   */
+  restrictions: z.object({
+    country: z.string().nullable(),
+    exclusion: exclusionSchema.nullable(),
+  }),
   ledger: z.array(adminLedgerLineSchema),
   trades: z.array(tradeViewSchema),
   deposits: z.array(depositViewSchema),
@@ -327,6 +342,7 @@ export const auditActions = [
   "session.revoked",
   "sessions.revoked",
   "notification.broadcast",
+  "export.downloaded",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

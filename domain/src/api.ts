@@ -110,7 +110,12 @@ export const tradeViewSchema = z.object({
   amount: dollarsSchema,
   duration: z.number().int(),
   is_practice: z.boolean(),
+  /** Accepted: when its entry price and expiry were fixed. */
   start_time: z.string(),
+  /** When its request reached the platform (null for trades placed before this was kept). */
+  received_at: z.string().nullable(),
+  /** The rulebook version it was placed under (/rules); null before the rulebook. */
+  rule_version: z.number().int().nullable(),
   expires_at: z.string(),
   entry_price: z.number(),
   entry_at: z.string(),

@@ -45,6 +45,9 @@ export function losingAccountsMethod(minAccounts: number): string {
   return [
     "Once a day the platform takes every real-money trader account (practice accounts and staff are left out) that placed at least one trade in the 12 months before the computation.",
     "For each account it adds up the account's trading entries in the ledger over those 12 months: stakes count as negative, payouts and refunds as positive; deposits, withdrawals and fees are not trading and are left out.",
+    "Entries count by the moment they were posted: a trade still open at the computation has only its stake in the ledger, so it counts as a loss of its whole stake until it settles.",
+    "A refunded trade (its stake returned in full) adds its stake and its refund, which cancel out: it is neither a loss nor a gain, and its account still counts as having traded.",
+    "A trade staked before the 12 months and settled within them adds its payout or refund but not its stake; an account counts only with at least one stake within the 12 months.",
     "An account whose sum is below zero lost money.",
     "The figure is the number of accounts that lost money divided by the number of accounts that traded, rounded to a whole percent (halves up).",
     `When fewer than ${minAccounts} accounts traded, no percentage is stated.`,

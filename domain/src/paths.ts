@@ -20,6 +20,7 @@ export const indexablePagePaths = [
   "/contact",
   "/market-status",
   "/risk-disclosure",
+  "/rules",
   "/legal-documents",
   "/privacy-policy",
   "/terms-of-service",

@@ -33,6 +33,8 @@ export const statementMessages = {
   exportKindInvalid: "Choose deposits, withdrawals, ledger or trades",
   statementTooLong: "This statement has too many lines for one file: choose a shorter period",
   exportTooLarge: "This export has too many rows for one file: choose a shorter period",
+  dataExportTooLarge:
+    "Your data has too many trades for one file: ask support for your export and they will send it in parts",
 } as const;
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;

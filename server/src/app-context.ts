@@ -11,6 +11,7 @@ import type { NotificationDelivery } from "./notifications/notification-delivery
 import type { MarketData } from "./prices/market-data.ts";
 import type { VapidKeys } from "./push/vapid-keys.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import type { ReceiptSigningKey } from "./receipts/receipt-signing-key.ts";
 import type { StreamHub } from "./stream/stream-hub.ts";
 import type { Settlement } from "./trading/settlement.ts";
 import type { TradeBatcher } from "./trading/trade-batcher.ts";
@@ -30,6 +31,8 @@ export interface AppContext {
   attemptThrottle: AttemptThrottle;
   /** Makes the ALTCHA challenges the throttle asks for (GET /challenge). */
   proofOfWork: ProofOfWork;
+  /** Signs trade receipts (issue 15 item 1). */
+  receiptSigningKey: ReceiptSigningKey;
   /** Kicked after a commit that stored notifications, to announce them at once. */
   notificationDelivery: NotificationDelivery;
   /** The server's Web Push identity; browsers subscribe with its public key. */

@@ -25,6 +25,7 @@ import type { Feed } from "./feeds/tick.ts";
 import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { installInputGuard } from "./http/input-guard.ts";
+import { installReceivedAt } from "./http/received-at.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { doNotStore } from "./http/signed-in-scope.ts";
 import { backfill_start_timeout_ms, createHistoryBackfill } from "./prices/history-backfill.ts";
@@ -36,6 +37,10 @@ import { marketStatusOf } from "./prices/market-status.ts";
 import { latestCloses } from "./prices/price-history.ts";
 import { loadVapidKeys } from "./push/vapid-keys.ts";
 import { RateLimiter } from "./rate-limit/rate-limiter.ts";
+import {
+  loadReceiptSigningKey,
+  registerReceiptSigningKey,
+} from "./receipts/receipt-signing-key.ts";
 import { apiRoutes } from "./routes.ts";
 import { startStreamHub } from "./stream/stream-hub.ts";
 import { createTradeBatcher } from "./trading/trade-batcher.ts";
@@ -89,6 +94,7 @@ export async function buildApp(options: {
     return503OnClosing: true,
   });
   app.decorateRequest("session", null);
+  installReceivedAt(app, clock);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
@@ -169,6 +175,8 @@ export async function buildApp(options: {
     loadAltchaHmacKey(config, app.log.child({ module: "auth" })),
     clock,
   );
+  const receiptSigningKey = loadReceiptSigningKey(config, app.log.child({ module: "receipts" }));
+  await registerReceiptSigningKey(database, receiptSigningKey, clock.now());
   const sessionLifetimes = sessionLifetimesOf(config);
   const stream = startStreamHub({
     database,
@@ -220,6 +228,7 @@ export async function buildApp(options: {
       proofOfWork,
     }),
     proofOfWork,
+    receiptSigningKey,
     notificationDelivery: workers.notificationDelivery,
     vapidKeys,
     siteContent,

@@ -125,6 +125,12 @@ export const configSchema = z
      * Unset: generated on first start into DATA_DIR/altcha-hmac-key.
      */
     ALTCHA_HMAC_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * The Ed25519 private key (PKCS #8 PEM; "\n" may stand for line breaks) that signs trade
+     * receipts (receipts/receipt-signing-key.ts). Unset: generated on first start into
+     * DATA_DIR/receipt-signing-key.pem. Every key that ever signed stays published.
+     */
+    RECEIPT_SIGNING_KEY: z.string().min(1).optional(),
     /** Withdrawals need a verified e-mail (PRODUCT.md D11). */
     REQUIRE_VERIFIED_EMAIL_FOR_WITHDRAWAL: booleanFlag.default(true),
     /** Withdrawals need approved identity documents (PRODUCT.md D11). */

@@ -35,12 +35,14 @@ import {
 } from "./notifications/notification-routes.ts";
 import { feedHealthRoutes } from "./prices/feed-health-routes.ts";
 import { marketRoutes } from "./prices/market-routes.ts";
+import { receiptKeyRoutes, tradeReceiptRoutes } from "./receipts/receipt-routes.ts";
 import { reconciliationRoutes } from "./reconciliation/reconciliation-routes.ts";
 import { referralRoutes } from "./referrals/referral-routes.ts";
 import { responsibleTradingRoutes } from "./responsible-trading/responsible-trading-routes.ts";
 import { staffExportRoutes, statementRoutes } from "./statements/statement-routes.ts";
 import { streamRoutes } from "./stream/stream-routes.ts";
 import { marketHaltRoutes } from "./trading/market-halt-routes.ts";
+import { rulebookRoutes } from "./trading/rulebook-routes.ts";
 import { tradeRoutes } from "./trading/trade-routes.ts";
 import { userRoutes } from "./users/user-routes.ts";
 
@@ -53,6 +55,8 @@ export const publicRoutePlugins: ScopedRoutes[] = [
   siteContentRoutes,
   riskDisclosureRoutes,
   restrictedCountryRoutes,
+  rulebookRoutes,
+  receiptKeyRoutes,
   authRoutes,
   passkeySignInRoutes,
   signInStepRoutes,
@@ -85,6 +89,7 @@ export const signedInRoutePlugins: ScopedRoutes[] = [
 export const traderRoutePlugins: ScopedRoutes[] = [
   practiceRoutes,
   tradeRoutes,
+  tradeReceiptRoutes,
   paymentMethodRoutes,
   depositRoutes,
   withdrawalRoutes,

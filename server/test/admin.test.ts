@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { adminMessages } from "@tp/domain/admin-api";
+import { adminMessages, staffCountryRestrictedMessage } from "@tp/domain/admin-api";
 import Fastify from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { default_admin_email, ensureFirstAdmin } from "../src/admin/first-admin.ts";
@@ -16,7 +16,7 @@ import { postEntry, systemAccountId } from "../src/ledger/ledger.ts";
 import { ledgerReport } from "../src/reconciliation/reconciliation.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
-import { signedInTrader } from "./support/accounts.ts";
+import { signedInStaff, signedInTrader } from "./support/accounts.ts";
 import {
   changePaymentMethod,
   configurePaymentMethods,
@@ -67,7 +67,8 @@ describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
   let admin: string;
 
   beforeAll(async () => {
-    platform = await startFundingPlatform(kind);
+    // France restricted, for the user detail's restrictions (nobody else declares it here).
+    platform = await startFundingPlatform(kind, { RESTRICTED_COUNTRIES: "FR" });
     http = httpClient(platform.baseUrl);
     admin = await staffToken(platform);
     await configurePaymentMethods(platform, admin);
@@ -372,6 +373,42 @@ describe.each(databaseKindsUnderTest())("back office on %s", (kind) => {
       target_id: String(trader.user.id),
       after: { revoked: 1 },
     });
+  });
+
+  it("shows staff plainly a trader's country restriction and self-exclusion", async () => {
+    const trader = await signedInTrader(platform);
+    const path = `/api/v1/admin/users/${trader.user.id}`;
+    expect((await http.get(path, admin)).body.data.restrictions).toEqual({
+      country: null,
+      exclusion: null,
+    });
+
+    // The trader declared France, on this platform's RESTRICTED_COUNTRIES.
+    await platform.database.query("UPDATE users SET country = 'France' WHERE id = $1", [
+      trader.user.id,
+    ]);
+    const excluded = await http.post(
+      "/api/v1/responsible-trading/exclusion",
+      { kind: "self_exclusion", months: 6 },
+      trader.token,
+    );
+    expect(excluded.status, excluded.text).toBe(201);
+    const detail = await http.get(path, admin);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.restrictions).toEqual({
+      country: staffCountryRestrictedMessage("France"),
+      exclusion: excluded.body.data.exclusion,
+    });
+    expect(detail.body.data.restrictions.country).toBe("Real money blocked: France is restricted");
+    expect(detail.body.data.restrictions.exclusion).toMatchObject({
+      kind: "self_exclusion",
+      started_at: platform.clock.now().toISOString(),
+    });
+    // Support reads it too (the detail is a support-level read).
+    const support = await signedInStaff(platform, "support");
+    expect((await http.get(path, support.token)).body.data.restrictions).toEqual(
+      detail.body.data.restrictions,
+    );
   });
 
   it("reconciles: balances by kind, funding totals, and catches a ledger that disagrees", async () => {

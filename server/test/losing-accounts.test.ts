@@ -195,6 +195,38 @@ describe.each(databaseKindsUnderTest())("the share of losing accounts on %s", (k
     });
   });
 
+  it("counts open trades as losses and refunded ones as neither, as the method says", async () => {
+    // A window of its own, years before the other tests' entries, so their counts stay.
+    const period = { start: monthsBefore(40), end: monthsBefore(30) };
+    const inWindow = (days: number) => new Date(period.start.getTime() + days * day_ms);
+    // Open at the computation: staked, settled only after the window's end.
+    const open = await funded();
+    await trade(open, 100_00, inWindow(10), { payoutCents: 190_00, at: monthsBefore(29) });
+    // Refunded in full: traded, neither lost nor won.
+    const refunded = await funded();
+    await trade(refunded, 100_00, inWindow(20), { refundCents: 100_00 });
+    // Won, so the refunded account is not the only one not lost.
+    const won = await funded();
+    await trade(won, 100_00, inWindow(30), { payoutCents: 180_00 });
+    expect(await countLosingAccounts(platform.database, period)).toEqual({
+      accounts_traded: 3,
+      accounts_lost: 1,
+    });
+    // After the open trade settles (a won trade), the same account no longer lost.
+    expect(
+      await countLosingAccounts(platform.database, { start: period.start, end: monthsBefore(28) }),
+    ).toEqual({ accounts_traded: 3, accounts_lost: 0 });
+
+    const method = (await httpClient(platform.baseUrl).get("/api/v1/risk-disclosure")).body.data
+      .method as string;
+    expect(method).toContain(
+      "a trade still open at the computation has only its stake in the ledger, so it counts as a loss of its whole stake until it settles.",
+    );
+    expect(method).toContain(
+      "A refunded trade (its stake returned in full) adds its stake and its refund, which cancel out: it is neither a loss nor a gain, and its account still counts as having traded.",
+    );
+  });
+
   it("stores the next day's figure at start and states it", async () => {
     platform.clock.advance(day_ms);
     const now = platform.clock.now();

@@ -11,6 +11,8 @@ import type { TestPlatform } from "../src/testing/test-platform.ts";
 import {
   balancesOf,
   configurePaymentMethods,
+  pngBytes,
+  postForm,
   staffToken,
   startFundingPlatform,
   withdrawableTrader,
@@ -127,6 +129,61 @@ describe.each(databaseKindsUnderTest())("restricted countries on %s", (kind) => 
       const withdrawn = await http.post("/api/v1/withdrawals", withdrawal, trader.token);
       expect(withdrawn.status).toBe(201);
       expect((await balancesOf(platform, trader.token)).account_balance).toBe(75);
+      expect(await platform.ledgerViolations()).toEqual([]);
+    },
+    journey_timeout_ms,
+  );
+
+  it(
+    "refuses the receipt of a deposit opened before the country became restricted; it can be cancelled",
+    async () => {
+      const trader = await withdrawableTrader(platform, admin, 100);
+      const opened = await http.post(
+        "/api/v1/deposits",
+        { payment_method_id: "bitcoin", amount: 50 },
+        trader.token,
+      );
+      expect(opened.status, opened.text).toBe(201);
+      const { deposit_id, transaction_hash } = opened.body.data;
+      // The operator adds the trader's country to the list (their declared country is it).
+      await platform.database.query("UPDATE users SET country = 'Germany' WHERE id = $1", [
+        trader.user.id,
+      ]);
+      const receipt = await postForm(
+        platform.baseUrl,
+        `/api/v1/deposits/${deposit_id}/receipt`,
+        { transaction_hash },
+        { field: "receipt", bytes: pngBytes(), name: "receipt.png", type: "image/png" },
+        trader.token,
+      );
+      expect(receipt.status, receipt.text).toBe(403);
+      expect(receipt.body).toMatchObject({
+        code: "COUNTRY_RESTRICTED",
+        message: realMoneyRestrictedMessage("Germany"),
+      });
+      const stored = await platform.database.query<{ status: string; receipt_upload_id: unknown }>(
+        "SELECT status, receipt_upload_id FROM deposits WHERE id = $1",
+        [deposit_id],
+      );
+      expect(stored.rows).toEqual([{ status: "awaiting_payment", receipt_upload_id: null }]);
+      const uploads = await platform.database.query(
+        "SELECT id FROM uploads WHERE user_id = $1 AND purpose = 'receipt'",
+        [trader.user.id],
+      );
+      const receiptsBefore = uploads.rows.length;
+
+      const cancelled = await http.request("DELETE", `/api/v1/deposits/${deposit_id}`, {
+        token: trader.token,
+      });
+      expect(cancelled.status, cancelled.text).toBe(200);
+      expect(cancelled.body.data.deposit.status).toBe("cancelled");
+      // Nothing was kept of the refused receipt, and the balance never moved.
+      const uploadsAfter = await platform.database.query(
+        "SELECT id FROM uploads WHERE user_id = $1 AND purpose = 'receipt'",
+        [trader.user.id],
+      );
+      expect(uploadsAfter.rows.length).toBe(receiptsBefore);
+      expect((await balancesOf(platform, trader.token)).account_balance).toBe(100);
       expect(await platform.ledgerViolations()).toEqual([]);
     },
     journey_timeout_ms,

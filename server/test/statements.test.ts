@@ -1,12 +1,18 @@
 import { statementMessages } from "@tp/domain/statements";
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DataExportTooLargeError, traderDataExport } from "../src/statements/data-export.ts";
+import { pdf_placeholder } from "../src/statements/pdf-fonts.ts";
 import {
   StatementTooLongError,
   statementKindLabel,
   traderStatement,
 } from "../src/statements/statement.ts";
-import { decimalFromCents } from "../src/statements/statement-files.ts";
+import {
+  decimalFromCents,
+  pdf_placeholder_note,
+  statementPdf,
+} from "../src/statements/statement-files.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import type { TestPlatform } from "../src/testing/test-platform.ts";
 import {
@@ -14,6 +20,8 @@ import {
   settlement_grace_ms,
   settlement_record_lag_ms,
 } from "../src/trading/settlement.ts";
+import { tradeAudit } from "../src/trading/trade-audit.ts";
+import type { TradeRow } from "../src/trading/trades.ts";
 import { signedInStaff, signedInTrader } from "./support/accounts.ts";
 import {
   balancesOf,
@@ -26,6 +34,7 @@ import {
   withdrawableTrader,
 } from "./support/funding.ts";
 import { httpClient } from "./support/http.ts";
+import { pdfPageTexts } from "./support/pdf-text.ts";
 import { advanceWithTick, pushTick } from "./support/prices.ts";
 
 /**
@@ -263,6 +272,29 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     const text = bytes.toString("latin1");
     expect(text).toContain("(Statement 2026-01-16 to 2026-01-16)");
     expect(text).toContain("%%EOF");
+    const pages = pdfPageTexts(bytes);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toContain(`Ada Lovelace <${trader.email}>`);
+    expect(pages[0]).toContain("Page 1 of 1");
+    expect(pages[0]).not.toContain(pdf_placeholder);
+  });
+
+  it("prints a name beyond Latin-1 as written, and marks what its font cannot draw", async () => {
+    await platform.database.query(
+      "UPDATE users SET first_name = $1, last_name = $2 WHERE id = $3",
+      ["Zoë", "Łukasiewicz 李", trader.user.id],
+    );
+    const response = await fetch(
+      `${platform.baseUrl}${query("2026-01-16", "2026-01-16", "&format=pdf")}`,
+      { headers: { authorization: `Bearer ${trader.token}` } },
+    );
+    expect(response.status).toBe(200);
+    const [page] = pdfPageTexts(Buffer.from(await response.arrayBuffer()));
+    // DejaVu Sans draws ë and Ł; it has no CJK glyphs, so 李 is the visible placeholder.
+    expect(page).toContain(`Zoë Łukasiewicz ${pdf_placeholder} <${trader.email}>`);
+    expect(page).not.toContain("李");
+    expect(page).toContain(pdf_placeholder_note);
+    expect(page).toContain("Page 1 of 1");
   });
 
   it("refuses bad periods with 4xx and says why", async () => {
@@ -333,8 +365,72 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     expect(JSON.stringify(theirs)).not.toContain(trader.email);
   });
 
+  it("exports every one of many trades, each with its audit as GET /trades/{id} shows it", async () => {
+    // 500 copies of each of the trader's trades (same windows, so their audits are stored).
+    const columns = (
+      await platform.database.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_name = 'trades' AND column_name <> 'id' ORDER BY ordinal_position`,
+      )
+    ).rows.map((row) => row.column_name);
+    const list = columns.join(", ");
+    const before = await platform.database.query<{ max: number }>(
+      "SELECT MAX(id)::bigint AS max FROM trades",
+    );
+    await platform.database.query(
+      `INSERT INTO trades (${list}) SELECT ${list} FROM trades, generate_series(1, 500)
+       WHERE user_id = $1`,
+      [trader.user.id],
+    );
+    try {
+      const stored = await platform.database.query<TradeRow>(
+        "SELECT * FROM trades WHERE user_id = $1 ORDER BY start_time, id",
+        [trader.user.id],
+      );
+      expect(stored.rows).toHaveLength(3 * 501);
+      const reply = await http.get("/api/v1/statements/data-export", trader.token);
+      expect(reply.status, reply.text).toBe(200);
+      const exported = reply.body.trades as Array<{ trade: { id: number } }>;
+      expect(exported.map((entry) => entry.trade.id)).toEqual(
+        stored.rows.map((row) => Number(row.id)),
+      );
+      // The batched audit is the one-by-one audit, for the originals and for copies.
+      const byId = new Map(stored.rows.map((row) => [Number(row.id), row]));
+      for (const entry of [...exported.slice(0, 3), ...exported.slice(-3)]) {
+        const one = await tradeAudit(
+          platform.database,
+          platform.context.marketData.store,
+          byId.get(entry.trade.id)!,
+        );
+        expect(entry).toEqual(JSON.parse(JSON.stringify(one)));
+        expect(one.audit.entry_ticks.length).toBeGreaterThan(0);
+      }
+      // Past its cap an export is refused whole, never cut short.
+      await expect(
+        traderDataExport(
+          platform.database,
+          platform.context.marketData.store,
+          trader.user.id,
+          platform.clock.now(),
+          3 * 501 - 1,
+        ),
+      ).rejects.toBeInstanceOf(DataExportTooLargeError);
+      const atCap = await traderDataExport(
+        platform.database,
+        platform.context.marketData.store,
+        trader.user.id,
+        platform.clock.now(),
+        3 * 501,
+      );
+      expect(atCap.trades).toHaveLength(3 * 501);
+    } finally {
+      await platform.database.query("DELETE FROM trades WHERE id > $1", [before.rows[0]!.max]);
+    }
+  });
+
   it("gives staff the auditors' CSV for a period, and only staff", async () => {
     const support = await signedInStaff(platform, "support");
+    const rowCounts = new Map<string, number>();
     for (const kind of ["deposits", "withdrawals", "ledger", "trades"]) {
       const path = `/api/v1/admin/exports/${kind}?from=2026-01-16&to=2026-01-16`;
       expect((await http.get(path, trader.token)).status, kind).toBe(403);
@@ -345,6 +441,7 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
         `attachment; filename="${kind}-2026-01-16-to-2026-01-16.csv"`,
       );
       const rows = parse(reply.text, { columns: true }) as CsvRow[];
+      rowCounts.set(kind, rows.length);
       if (kind === "deposits") {
         expect(rows.map((row) => [row.user_id, row.amount, row.fee, row.status])).toEqual([
           [String(trader.user.id), "100.00", "1.00", "confirmed"],
@@ -369,6 +466,26 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
         expect([...byEntry.values()].every((total) => total === 0)).toBe(true);
       }
     }
+    // Each download is in the staff audit log: who, which export, the period, the rows.
+    const audit = await http.get("/api/v1/admin/audit-log?action=export.downloaded", admin);
+    expect(audit.status, audit.text).toBe(200);
+    const logged = audit.body.data.data as Array<Record<string, unknown>>;
+    expect(logged).toHaveLength(4);
+    expect(logged.map((row) => row.target_id).sort()).toEqual([
+      "deposits",
+      "ledger",
+      "trades",
+      "withdrawals",
+    ]);
+    for (const row of logged) {
+      const rowCount = rowCounts.get(row.target_id as string);
+      expect(row).toMatchObject({
+        actor: { id: support.id, email: support.email },
+        action: "export.downloaded",
+        target_type: "export",
+        after: { kind: row.target_id, from: "2026-01-16", to: "2026-01-16", row_count: rowCount },
+      });
+    }
     const bad = await http.get(
       "/api/v1/admin/exports/users?from=2026-01-16&to=2026-01-16",
       support.token,
@@ -380,6 +497,9 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     );
     expect(late.status).toBe(422);
     expect(late.body.errors.to).toEqual([statementMessages.toBeforeFrom]);
+    // A refused export sends no file and so logs nothing.
+    const after = await http.get("/api/v1/admin/audit-log?action=export.downloaded", admin);
+    expect(after.body.data.data).toHaveLength(4);
   });
 });
 
@@ -414,5 +534,59 @@ describe.each(databaseKindsUnderTest())("statement downloads are rate limited on
     expect((await http.get(path, other.token)).status).toBe(200);
     platform.clock.advance(15 * 60 * 1000);
     expect((await http.get(path, trader.token)).status).toBe(200);
+  });
+});
+
+describe("the statement PDF", () => {
+  const period = {
+    from: new Date("2026-01-16T00:00:00Z"),
+    until: new Date("2026-01-17T00:00:00Z"),
+    fromText: "2026-01-16",
+    toText: "2026-01-16",
+  };
+  const heading = {
+    companyName: "Example Markets Ltd",
+    traderName: "Ada Lovelace",
+    traderEmail: "ada@example.test",
+    generatedAt: new Date("2026-01-17T09:00:00Z"),
+  };
+
+  it("numbers every page 'Page n of N'", async () => {
+    const lines = Array.from({ length: 70 }, (_, index) => ({
+      at: new Date(period.from.getTime() + index * 60_000),
+      entry_id: index + 1,
+      kind: "deposit" as const,
+      reference: `deposit:${index + 1}`,
+      transaction_id: `tx-${index + 1}`,
+      description: `Deposit ${index + 1} via bitcoin`,
+      amount_cents: 100,
+      fee_cents: 0,
+      change_cents: 100,
+      balance_cents: 100 * (index + 1),
+    }));
+    const pdf = await statementPdf(
+      {
+        account: "real",
+        period,
+        opening_balance_cents: 0,
+        closing_balance_cents: 7_000,
+        lines,
+        totals: { credits_cents: 7_000, debits_cents: 0, fees_cents: 0 },
+      },
+      heading,
+    );
+    const pages = pdfPageTexts(pdf);
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    pages.forEach((page, index) => {
+      expect(page).toContain(`Page ${index + 1} of ${pages.length}`);
+      expect(page).not.toContain(pdf_placeholder);
+    });
+    // Every line is on some page, once.
+    const all = pages.join("\n");
+    for (const line of lines) {
+      expect(all.split(`\n${line.description}\n`)).toHaveLength(2);
+    }
+    expect(pages[0]).toContain("Ada Lovelace <ada@example.test>");
+    expect(pages.at(-1)).toContain("Closing balance");
   });
 });

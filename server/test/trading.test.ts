@@ -62,6 +62,10 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     });
     expect(Date.parse(trade.expires_at) - Date.parse(trade.start_time)).toBe(30_000);
     expect(trade.start_time).toBe(platform.clock.now().toISOString());
+    // Its timing is kept (issue 15 item 5): the request's arrival on the platform's clock.
+    expect(trade.received_at).toBe(platform.clock.now().toISOString());
+    const audited = await http.get(`/api/v1/trades/${trade.id}`, trader.token);
+    expect(audited.body.data.trade.received_at).toBe(trade.received_at);
     expect((await balances(trader.token)).practice_balance).toBe(9900);
     const stake = await platform.database.query<{ kind: string }>(
       "SELECT kind FROM journal_entries WHERE reference = $1",

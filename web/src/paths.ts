@@ -19,6 +19,8 @@ export const paths = {
   marketStatus: "/market-status",
   /** Public: the share of real-money accounts that lost money, and how it is computed. */
   riskDisclosure: "/risk-disclosure",
+  /** Public: the versioned rulebook every trade is settled by (issue 15 item 4). */
+  rules: "/rules",
   welcome: "/welcome",
   signUp: "/account/sign-up",
   signIn: "/account/sign-in",

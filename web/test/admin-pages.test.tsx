@@ -213,6 +213,7 @@ const detail: AdminUserDetail = {
     phone_number: "+44 20 7946 0000",
     plan: "basic",
   },
+  restrictions: { country: null, exclusion: null },
   ledger: [
     {
       entry_id: 3,
@@ -282,6 +283,38 @@ describe("users", () => {
     await user.click(screen.getByRole("button", { name: "Revoke session 40" }));
     expect(await findToast("Session revoked")).toBeInTheDocument();
     expect(callsTo("POST /admin/users/7/sessions/40/revoke")).toHaveLength(1);
+  });
+});
+
+describe("a user's restrictions", () => {
+  it("says plainly when real money is blocked by the country and by a self-exclusion", async () => {
+    renderAsStaff("/admin/users/7", {
+      "GET /admin/users/7": success({
+        ...detail,
+        user: { ...detail.user, country: "France" },
+        restrictions: {
+          country: "Real money blocked: France is restricted",
+          exclusion: {
+            kind: "self_exclusion",
+            started_at: "2026-01-03T00:00:00.000Z",
+            ends_at: "2026-07-03T00:00:00.000Z",
+          },
+        },
+      }),
+      "GET /admin/users/7/sign-in-history": emptyList,
+    });
+    const notice = await screen.findByRole("region", { name: "Restrictions" });
+    expect(within(notice).getByText("Real money blocked: France is restricted")).toBeVisible();
+    expect(within(notice).getByText(/^Self-excluded until .*2026/)).toBeVisible();
+  });
+
+  it("shows no notice for a trader with none", async () => {
+    renderAsStaff("/admin/users/7", {
+      "GET /admin/users/7": success(detail),
+      "GET /admin/users/7/sign-in-history": emptyList,
+    });
+    expect(await screen.findByRole("heading", { level: 1, name: "Ada Lovelace" })).toBeVisible();
+    expect(screen.queryByRole("region", { name: "Restrictions" })).toBeNull();
   });
 });
 

@@ -93,6 +93,8 @@ export function tradeFixture(overrides: Partial<TradeView> = {}): TradeView {
     duration: 30,
     is_practice: true,
     start_time: "2026-01-15T12:00:00.000Z",
+    received_at: "2026-01-15T11:59:59.988Z",
+    rule_version: 1,
     expires_at: "2026-01-15T12:00:30.000Z",
     entry_price: 1.08,
     entry_at: "2026-01-15T12:00:00.000Z",
@@ -113,6 +115,8 @@ export const defaultRoutes: FakeRoutes = {
   "GET /health": { body: { status: "success" } },
   // No restricted country: the fake trader is from the United Kingdom (issue 14 item 4).
   "GET /restricted-countries": success({ countries: [] }),
+  // The trade box reads whether a break is in force (issue 14 item 2): none.
+  "GET /responsible-trading/exclusion": success({ exclusion: null }),
   // The footer's risk warning reads the share of losing accounts: none computed yet.
   "GET /risk-disclosure": success({
     snapshot: null,

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { fundingMessages as m } from "@tp/domain/funding";
 import { marketStateMessages } from "@tp/domain/market-state";
+import { excludedMessage, moneyLimitReachedMessage } from "@tp/domain/trader-limits";
 import { describe, expect, it } from "vitest";
 import {
   type FakeReply,
@@ -247,6 +248,23 @@ describe("fund wallet: crypto deposit", () => {
     await chooseMethod(view, /Bitcoin/);
     await fundAccount(view, "100");
     expect(await findToast("You have 5 deposits awaiting payment.")).toBeInTheDocument();
+  });
+
+  it("a deposit past a deposit limit or during a break: the server's refusal as it is (issue 14)", async () => {
+    const limitReached = moneyLimitReachedMessage("deposit_day", 500_00, 450_00);
+    const excluded = excludedMessage("self_exclusion", "2027-05-24T10:00:00.000Z");
+    let reply = refusal(403, "LIMIT_REACHED", limitReached);
+    const view = renderDeposit({ "POST /deposits": () => reply });
+    await chooseMethod(view, /Bitcoin/);
+    await fundAccount(view, "100");
+    expect(await findToast(limitReached)).toBeInTheDocument();
+    expect(view.callsTo("GET /payment-methods/bitcoin/wallet")).toHaveLength(0);
+
+    reply = refusal(403, "EXCLUDED", excluded);
+    await chooseMethod(view, /Bitcoin/);
+    await fundAccount(view, "100");
+    expect(await findToast(excluded)).toBeInTheDocument();
+    expect(queryToast(m.depositFailed)).not.toBeInTheDocument();
   });
 
   it('"Invalid deposit response" when the reply has no deposit_id', async () => {

@@ -1,9 +1,10 @@
 import { marketStateMessages } from "@tp/domain/market-state";
 import { tradingRestrictedNotice } from "@tp/domain/restricted-countries";
+import { excludedMessage } from "@tp/domain/trader-limits";
 import { describe, expect, it } from "vitest";
 import { closedMessage } from "../src/components/market-state-text.ts";
 import { realTradingNotice } from "../src/funding/real-trading-notice.tsx";
-import { countryBlock, marketBlock } from "../src/routes/dashboard/market-block.ts";
+import { countryBlock, exclusionBlock, marketBlock } from "../src/routes/dashboard/market-block.ts";
 import { marketsFixture } from "./fake-api.ts";
 
 const nowMs = Date.parse("2026-01-17T12:00:00.000Z");
@@ -88,5 +89,28 @@ describe("a restricted country on the trade box (issue 14 item 4)", () => {
     expect(countryBlock("France", true, true)).toBeNull();
     expect(countryBlock("Brazil", false, false)).toBeNull();
     expect(countryBlock("France", undefined, false)).toBeNull();
+  });
+});
+
+describe("a break on the trade box (issue 14 item 2)", () => {
+  const timeOut = { kind: "time_out" as const, started_at: at(-minute_ms), ends_at: at(minute_ms) };
+
+  it("blocks trading (practice too, as the server does) until the break ends, with its end", () => {
+    expect(exclusionBlock(timeOut, nowMs)).toEqual({
+      kind: "excluded",
+      message: excludedMessage("time_out", timeOut.ends_at),
+    });
+    expect(exclusionBlock(timeOut, nowMs)?.message).toContain("Sat, 17 Jan 2026, 12:01 UTC");
+    expect(exclusionBlock(timeOut, nowMs + minute_ms)).toBeNull();
+    // None, or not loaded yet: the server still checks every trade.
+    expect(exclusionBlock(null, nowMs)).toBeNull();
+    expect(exclusionBlock(undefined, nowMs)).toBeNull();
+  });
+
+  it("a closure has no end: blocked for good", () => {
+    const closure = { kind: "closure" as const, started_at: at(-minute_ms), ends_at: null };
+    expect(exclusionBlock(closure, nowMs + 1000 * 86_400_000)?.message).toBe(
+      excludedMessage("closure", null),
+    );
   });
 });

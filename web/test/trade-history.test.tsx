@@ -210,6 +210,10 @@ describe("trade history pages (SPEC §2 History pages)", () => {
       Status: "profits",
       "Settlement lag": "150 ms",
       Duration: "30 seconds",
+      // Timing (issue 15 item 5): the order's arrival, and its acceptance after it.
+      "Order received": expect.stringMatching(/:59\.988$/),
+      Accepted: expect.stringMatching(/:00\.000 \(12 ms after\)$/),
+      Rules: "Version 1",
     });
     const entryTicks = within(dialog.getByRole("table", { name: "Ticks around entry" }));
     expect(entryTicks.getAllByRole("row")).toHaveLength(4);

@@ -107,10 +107,11 @@ BEGIN
   -- 4. The placed trades, and their keys' replies; a key whose request wrote nothing is
   --    released.
   INSERT INTO trades (id, user_id, is_practice, asset, direction, stake_cents, duration_seconds,
-                      payout_percent, entry_price, entry_at, feed, start_time, expires_at)
+                      payout_percent, entry_price, entry_at, feed, start_time, expires_at,
+                      received_at, rule_version)
   SELECT v_trade[i.ordinality], i.user_id, i.is_practice, i.asset, i.direction, i.stake_cents,
          i.duration_seconds, i.payout_percent, i.entry_price, i.entry_at, i.feed, i.start_time,
-         i.expires_at
+         i.expires_at, i.received_at, i.rule_version
   FROM unnest(v_items) WITH ORDINALITY AS i
   WHERE v_outcome[i.ordinality] = 'placed';
   PERFORM idempotency_complete_all(ARRAY(

@@ -2,16 +2,20 @@ import {
   type AdminUserDetail,
   type AdminUserSummary,
   admin_user_detail_rows_max,
+  staffCountryRestrictedMessage,
 } from "@tp/domain/admin-api";
 import type { Role } from "@tp/domain/api";
 import { dollarsFromCents } from "@tp/domain/money";
 import { closureStatesOf } from "../account-closure/closure.ts";
+import type { Config } from "../config.ts";
 import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
 import { escapeLike } from "../db/escape-like.ts";
 import { depositsOfUser, depositView } from "../funding/deposits.ts";
 import { verificationsOfUser, verificationView } from "../funding/verifications.ts";
 import { withdrawalsOfUser, withdrawalView } from "../funding/withdrawals.ts";
+import { isRestrictedCountry } from "../jurisdictions/restricted-countries.ts";
+import { exclusionOf } from "../responsible-trading/exclusions.ts";
 import { tradeHistoryPage, tradeView } from "../trading/trades.ts";
 
 /** The back office's view of users: search, and one user with everything staff look at. */
@@ -98,6 +102,8 @@ export async function searchUsers(
 export async function userDetail(
   queryable: Queryable,
   userId: number,
+  config: Pick<Config, "RESTRICTED_COUNTRIES">,
+  now: Date,
 ): Promise<AdminUserDetail | null> {
   const found = await queryable.query<UserSummaryRow>(`${selectSummaries} WHERE u.id = $1`, [
     userId,
@@ -146,6 +152,12 @@ export async function userDetail(
       ...summary(row, await closureStatesOf(queryable, [Number(row.id)])),
       phone_number: row.phone_number,
       plan: row.plan,
+    },
+    restrictions: {
+      country: isRestrictedCountry(config, row.country)
+        ? staffCountryRestrictedMessage(row.country)
+        : null,
+      exclusion: await exclusionOf(queryable, userId, now),
     },
     ledger: ledger.rows.map((line) => ({
       entry_id: line.entry_id,

@@ -59,7 +59,12 @@ export async function userAdminRoutes(staff: FastifyInstance, context: AppContex
       },
     },
     async (request) => {
-      const detail = await userDetail(context.database, request.params.id);
+      const detail = await userDetail(
+        context.database,
+        request.params.id,
+        context.config,
+        context.clock.now(),
+      );
       if (!detail) throw notFound();
       return { status: "success" as const, data: detail };
     },

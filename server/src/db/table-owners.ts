@@ -44,6 +44,7 @@ export const tableOwners = {
   account_closures: "account-closure",
   trader_limits: "responsible-trading",
   trader_exclusions: "responsible-trading",
+  receipt_signing_keys: "receipts",
 } as const;
 
 export type OwnedTable = keyof typeof tableOwners;
@@ -98,6 +99,7 @@ export const crossModuleReads: ReadonlyArray<{
       "journal_entries",
       "postings",
       "trades",
+      "trade_audit_windows",
       "deposits",
       "withdrawals",
       "payment_methods",

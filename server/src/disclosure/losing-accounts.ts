@@ -17,7 +17,9 @@ import type { Queryable } from "../db/database.ts";
  * the period; deposits, withdrawals, fees and adjustments are not trading. Practice
  * accounts and staff never count. A trade staked in the period whose payout falls after
  * the computation counts as a loss until then: the figure is the ledger's state at that
- * moment, as an auditor re-running the query would find it.
+ * moment, as an auditor re-running the query would find it. A refunded trade nets to zero
+ * but still makes its account one that traded. losingAccountsMethod (domain) states these
+ * rules in words; losing-accounts.test.ts pins the words to this query.
  */
 
 /** The period the figure looks back over: the same instant 12 months before `now`. */

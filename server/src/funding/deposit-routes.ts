@@ -139,14 +139,21 @@ export async function depositRoutes(signedIn: FastifyInstance, context: AppConte
         },
       },
       async (request) => {
-        const { userId } = sessionOf(request);
+        const { userId, country } = sessionOf(request);
         context.rateLimiter.consume(uploadsPerAccount, String(userId));
         const form = await receiveMultipart(request, uploadsDirectory, {
           fileField: "receipt",
           textFields: ["transaction_hash"],
         });
         try {
-          return await submitReceipt(context, uploadsDirectory, userId, request.params.id, form);
+          return await submitReceipt(
+            context,
+            uploadsDirectory,
+            userId,
+            request.params.id,
+            form,
+            country,
+          );
         } finally {
           await form.discard();
         }

@@ -20,6 +20,7 @@ import type { Queryable } from "../db/database.ts";
 import { AppError, notFound, validationError } from "../http/errors.ts";
 import type { IdempotencyKey } from "../idempotency/idempotency.ts";
 import { type Reply, runIdempotent } from "../idempotency/idempotency.ts";
+import { refuseRealMoneyIn } from "../jurisdictions/restricted-countries.ts";
 import { postEntry, systemAccountId, traderAccountId } from "../ledger/ledger.ts";
 import { refuseDepositBeyondGuards } from "../responsible-trading/limits.ts";
 import {
@@ -354,12 +355,17 @@ export async function submitReceipt(
   userId: number,
   depositId: number,
   form: ReceivedForm,
+  /** The trader's declared country, as the session carries it. */
+  country: string,
 ): Promise<DepositReplyBody> {
   const { database, clock } = context;
   const at = clock.now();
   // Ownership first: another trader's deposit is a 404 whatever the form holds.
   const existing = await findOwnDeposit(database, userId, depositId);
   if (!existing) throw notFound();
+  // A deposit opened before the trader's country became restricted is not paid into the
+  // account now: the payment is real money in. Cancelling it stays open to them.
+  refuseRealMoneyIn(context.config, country);
 
   const hash = (form.fields.transaction_hash ?? "").trim();
   const file = form.file;

@@ -1,8 +1,15 @@
+import type { tradeAuditDataSchema } from "@tp/domain/api";
+import type { z } from "zod";
 import type { Queryable } from "../db/database.ts";
 import type { PriceStore } from "../prices/price-store.ts";
+import {
+  type AuditTick,
+  auditSecondOf,
+  ticksAround,
+  ticksAroundIn,
+} from "../prices/ticks-around.ts";
 import { referralName } from "../referrals/referral-routes.ts";
-import { tradeAudit } from "../trading/trade-audit.ts";
-import { userTrades } from "../trading/trades.ts";
+import { type TradeRow, tradeView } from "../trading/trades.ts";
 import { referredTraders } from "../users/users.ts";
 
 /**
@@ -17,11 +24,83 @@ import { referredTraders } from "../users/users.ts";
 /** The most referrals listed in an export (the referrals page shows fewer). */
 export const export_referrals_max = 10_000;
 
+/**
+ * The most trades one export holds. Each trade carries up to 80 audit ticks (about 4 kB of
+ * JSON), so 50,000 trades make a file of some 200 MB built in memory: past that the export
+ * is refused with a message (DataExportTooLargeError), never cut short.
+ */
+export const export_trades_max = 50_000;
+
+export class DataExportTooLargeError extends Error {
+  constructor(readonly tradesMax: number) {
+    super("data export too large");
+    this.name = "DataExportTooLargeError";
+  }
+}
+
+type TradeWithAudit = z.infer<typeof tradeAuditDataSchema>;
+
+/**
+ * Every trade with its audit, as trading's `tradeAudit` (GET /trades/{id}) gives each one,
+ * but with one query for all the stored audit windows instead of two per trade. Trades
+ * settled before migration 006 carry their ticks; a window not stored (an open trade) is
+ * read live, as tradeAudit does.
+ */
+async function tradesWithAudit(
+  queryable: Queryable,
+  store: PriceStore,
+  trades: TradeRow[],
+): Promise<TradeWithAudit[]> {
+  const key = (symbol: string, secondMs: number) => `${symbol} ${secondMs}`;
+  const wanted = new Map<string, { symbol: string; second: Date }>();
+  for (const trade of trades) {
+    if (trade.audit_ticks) continue;
+    for (const at of [trade.entry_at, trade.expires_at]) {
+      const secondMs = auditSecondOf(at.getTime());
+      wanted.set(key(trade.asset, secondMs), { symbol: trade.asset, second: new Date(secondMs) });
+    }
+  }
+  const stored = new Map<string, AuditTick[]>();
+  if (wanted.size > 0) {
+    const windows = await queryable.query<{ symbol: string; second: Date; ticks: AuditTick[] }>(
+      `SELECT w.symbol, w.second, w.ticks
+       FROM trade_audit_windows w
+       JOIN unnest($1::text[], $2::timestamptz[]) AS wanted(symbol, second)
+         ON w.symbol = wanted.symbol AND w.second = wanted.second`,
+      [[...wanted.values()].map((w) => w.symbol), [...wanted.values()].map((w) => w.second)],
+    );
+    for (const row of windows.rows) stored.set(key(row.symbol, row.second.getTime()), row.ticks);
+  }
+  const toView = (ticks: AuditTick[]) =>
+    ticks.map((tick) => ({ price: tick.price, at: new Date(tick.at).toISOString() }));
+  const window = async (trade: TradeRow, centerMs: number) => {
+    const windowTicks = stored.get(key(trade.asset, auditSecondOf(centerMs)));
+    if (windowTicks) return toView(ticksAroundIn(windowTicks, centerMs));
+    return toView(await ticksAround(store, queryable, trade.asset, centerMs));
+  };
+  const result: TradeWithAudit[] = [];
+  for (const trade of trades) {
+    const frozen = trade.audit_ticks;
+    result.push({
+      trade: tradeView(trade),
+      audit: {
+        entry_ticks: frozen ? toView(frozen.entry) : await window(trade, trade.entry_at.getTime()),
+        exit_ticks: frozen ? toView(frozen.exit) : await window(trade, trade.expires_at.getTime()),
+        settlement_lag_ms: trade.settlement_lag_ms,
+        note: trade.settlement_note,
+        refund_reason: trade.refund_reason,
+      },
+    });
+  }
+  return result;
+}
+
 export async function traderDataExport(
   database: { transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T> },
   store: PriceStore,
   userId: number,
   at: Date,
+  tradesMax = export_trades_max,
 ) {
   return database.transaction(async (transaction) => {
     // One snapshot: the ledger lines, the balances and the trades agree with each other.
@@ -36,9 +115,12 @@ export async function traderDataExport(
       )
     ).rows[0];
     if (!profile) throw new Error(`user ${userId} vanished during their export`);
-    const trades = await userTrades(transaction, userId);
-    const tradesWithAudit = [];
-    for (const trade of trades) tradesWithAudit.push(await tradeAudit(transaction, store, trade));
+    const trades = await transaction.query<TradeRow>(
+      "SELECT * FROM trades WHERE user_id = $1 ORDER BY start_time, id LIMIT $2",
+      [userId, tradesMax + 1],
+    );
+    if (trades.rows.length > tradesMax) throw new DataExportTooLargeError(tradesMax);
+    const tradeEntries = await tradesWithAudit(transaction, store, trades.rows);
     const referrals = await referredTraders(transaction, userId, export_referrals_max);
     return {
       format: "tradeplatform-data-export/1",
@@ -57,7 +139,7 @@ export async function traderDataExport(
         `SELECT id, attempted_at, ip, user_agent, browser, result, session_id
          FROM sign_in_attempts WHERE user_id = $1 ORDER BY attempted_at, id`,
       ),
-      trades: tradesWithAudit,
+      trades: tradeEntries,
       ledger_lines: await rows(
         `SELECT e.id AS entry_id, e.kind, e.reference, e.created_at, a.code AS account,
                 a.currency, p.amount_cents

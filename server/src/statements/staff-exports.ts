@@ -30,11 +30,21 @@ function bounded<T>(rows: T[]): T[] {
   return rows;
 }
 
+/** A built export: the file and its number of data rows (the audit log records it). */
+export interface StaffExport {
+  csv: string;
+  rowCount: number;
+}
+
+function exportOf(columns: readonly string[], rows: Cell[][]): StaffExport {
+  return { csv: csvOf(columns, rows), rowCount: rows.length };
+}
+
 export async function staffExportCsv(
   queryable: Queryable,
   kind: StaffExportKind,
   period: StatementPeriod,
-): Promise<string> {
+): Promise<StaffExport> {
   const range = [period.from, period.until, staff_export_rows_max + 1];
   switch (kind) {
     case "deposits": {
@@ -61,7 +71,7 @@ export async function staffExportCsv(
          ORDER BY created_at, id LIMIT $3`,
         range,
       );
-      return csvOf(
+      return exportOf(
         [
           "id",
           "user_id",
@@ -124,7 +134,7 @@ export async function staffExportCsv(
          ORDER BY created_at, id LIMIT $3`,
         range,
       );
-      return csvOf(
+      return exportOf(
         [
           "id",
           "user_id",
@@ -187,7 +197,7 @@ export async function staffExportCsv(
          ORDER BY e.created_at, e.id, p.id LIMIT $3`,
         range,
       );
-      return csvOf(
+      return exportOf(
         [
           "entry_id",
           "created_at",
@@ -218,7 +228,7 @@ export async function staffExportCsv(
       const trades = bounded(
         await tradesStartedDuring(queryable, period.from, period.until, staff_export_rows_max + 1),
       );
-      return csvOf(
+      return exportOf(
         [
           "id",
           "user_id",

@@ -1,6 +1,7 @@
 import { formatUsdFromCents } from "@tp/domain/money";
 import { stringify } from "csv-stringify/sync";
 import PDFDocument from "pdfkit";
+import { drawableText, pdf_placeholder, pdfFonts } from "./pdf-fonts.ts";
 import { type Statement, statementKindLabel } from "./statement.ts";
 
 /**
@@ -107,18 +108,29 @@ const pdfColumns = [
   { title: "Balance", width: 67, align: "right" },
 ] as const;
 
+/** The fonts' names in the document (registered from pdf-fonts.ts). */
+const body_font = "Body";
+const bold_font = "Bold";
+
+/** Where each page's footer sits: below the table's bottom, inside the page. */
+const footer_from_bottom_pt = 32;
+
 /**
- * The statement as a PDF (pdfkit, its built-in Helvetica: no font file to ship). The title
- * and subject name the period, so the file says what it is even unopened.
+ * The statement as a PDF (pdfkit, with DejaVu Sans embedded so names beyond Latin-1 print
+ * as written; see pdf-fonts.ts for what it cannot draw). The title and subject name the
+ * period, so the file says what it is even unopened. Every page's footer has "Page n of N"
+ * (pages are buffered until the end, when N is known).
  */
 export function statementPdf(statement: Statement, heading: StatementHeading): Promise<Buffer> {
   const { period } = statement;
+  const fonts = pdfFonts();
   const accountName = statement.account === "real" ? "Real account" : "Practice account";
   const title = `Statement ${period.fromText} to ${period.toText}`;
   const document = new PDFDocument({
     size: "A4",
     layout: "landscape",
     margin: 40,
+    bufferPages: true,
     info: {
       Title: title,
       Subject: `${accountName} statement of ${heading.traderName} for ${period.fromText} to ${period.toText}`,
@@ -126,6 +138,8 @@ export function statementPdf(statement: Statement, heading: StatementHeading): P
       CreationDate: heading.generatedAt,
     },
   });
+  document.registerFont(body_font, fonts.regular);
+  document.registerFont(bold_font, fonts.bold);
   const chunks: Buffer[] = [];
   document.on("data", (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<Buffer>((resolve, reject) => {
@@ -133,25 +147,34 @@ export function statementPdf(statement: Statement, heading: StatementHeading): P
     document.on("error", reject);
   });
 
+  /** Text as the fonts can draw it; remembers whether any character had to be replaced. */
+  let replacedAny = false;
+  const drawable = (text: string) => {
+    const checked = drawableText(fonts, text);
+    if (checked.replaced) replacedAny = true;
+    return checked.text;
+  };
+
   const left = 40;
   const bottom = document.page.height - 50;
-  document.font("Helvetica-Bold").fontSize(16).text(heading.companyName, left, 40);
-  document.font("Helvetica").fontSize(11);
+  document.font(bold_font).fontSize(16).text(drawable(heading.companyName), left, 40);
+  document.font(body_font).fontSize(11);
   document.text(`${accountName} statement, ${period.fromText} to ${period.toText} (UTC)`);
-  document.text(`${heading.traderName} <${heading.traderEmail}>`);
+  document.text(drawable(`${heading.traderName} <${heading.traderEmail}>`));
   document.text(
     `Generated ${heading.generatedAt.toISOString().replace("T", " ").slice(0, 16)} UTC`,
   );
   document.moveDown(0.5);
   document
-    .font("Helvetica-Bold")
+    .font(bold_font)
     .text(
       `Opening balance ${formatUsdFromCents(statement.opening_balance_cents)}    Closing balance ${formatUsdFromCents(statement.closing_balance_cents)}    Credits ${formatUsdFromCents(statement.totals.credits_cents)}    Debits ${formatUsdFromCents(statement.totals.debits_cents)}    Fees ${formatUsdFromCents(statement.totals.fees_cents)}`,
     );
   document.moveDown(0.8);
 
-  const drawRow = (cells: readonly string[], bold: boolean) => {
-    document.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(8);
+  const drawRow = (rawCells: readonly string[], bold: boolean) => {
+    const cells = rawCells.map(drawable);
+    document.font(bold ? bold_font : body_font).fontSize(8);
     const heights = cells.map((cell, index) =>
       document.heightOfString(cell, { width: pdfColumns[index]!.width - 6 }),
     );
@@ -160,7 +183,7 @@ export function statementPdf(statement: Statement, heading: StatementHeading): P
       document.addPage();
       document.y = 40;
       if (!bold) drawRow(headerCells, true);
-      document.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(8);
+      document.font(bold ? bold_font : body_font).fontSize(8);
     }
     const top = document.y;
     let x = left;
@@ -222,8 +245,31 @@ export function statementPdf(statement: Statement, heading: StatementHeading): P
     true,
   );
   if (statement.lines.length === 0) {
-    document.moveDown(0.5).font("Helvetica").fontSize(9).text("No movements in this period.");
+    document.moveDown(0.5).font(body_font).fontSize(9).text("No movements in this period.");
+  }
+
+  // Footers last, when the number of pages is known.
+  const pages = document.bufferedPageRange();
+  const width = document.page.width - 2 * left;
+  for (let index = 0; index < pages.count; index++) {
+    document.switchToPage(pages.start + index);
+    // Writing below the bottom margin would otherwise start a new page.
+    document.page.margins.bottom = 0;
+    const y = document.page.height - footer_from_bottom_pt;
+    document.font(body_font).fontSize(8).fillColor("#555555");
+    document.text(`${title} · ${accountName}`, left, y, { width, lineBreak: false });
+    document.text(`Page ${index + 1} of ${pages.count}`, left, y, {
+      width,
+      align: "right",
+      lineBreak: false,
+    });
+    if (replacedAny) {
+      document.text(pdf_placeholder_note, left, y + 10, { width, lineBreak: false });
+    }
   }
   document.end();
   return finished;
 }
+
+/** The footer's note when a character had to be replaced (never silently garbled text). */
+export const pdf_placeholder_note = `${pdf_placeholder} marks a character this PDF's font cannot draw; the CSV statement and the data export have the exact text.`;

@@ -9,15 +9,17 @@ import {
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../app-context.ts";
+import { recordAudit } from "../audit/audit-log.ts";
 import { sessionOf } from "../http/authenticate.ts";
 import { validationError } from "../http/errors.ts";
 import { fileReplySchema } from "../http/replies.ts";
 import { bearerSecurity } from "../http/route-kit.ts";
 import { leastStaffRole, staffTags } from "../http/staff-scope.ts";
 import { rateRules } from "../rate-limit/rate-limiter.ts";
+import { staffActorOf } from "../users/staff-actor.ts";
 import { findUserById } from "../users/users.ts";
-import { traderDataExport } from "./data-export.ts";
-import { ExportTooLargeError, staffExportCsv } from "./staff-exports.ts";
+import { DataExportTooLargeError, traderDataExport } from "./data-export.ts";
+import { ExportTooLargeError, type StaffExport, staffExportCsv } from "./staff-exports.ts";
 import { StatementTooLongError, traderStatement } from "./statement.ts";
 import { statementCsv, statementPdf } from "./statement-files.ts";
 
@@ -108,7 +110,12 @@ export async function statementRoutes(traders: FastifyInstance, context: AppCont
         context.marketData.store,
         sessionOf(request).userId,
         now,
-      );
+      ).catch((error: unknown) => {
+        if (error instanceof DataExportTooLargeError) {
+          throw validationError({}, statementMessages.dataExportTooLarge);
+        }
+        throw error;
+      });
       const fileName = `my-data-${now.toISOString().slice(0, 10)}.json`;
       return sendAttachment(
         reply,
@@ -139,24 +146,38 @@ export async function staffExportRoutes(staff: FastifyInstance, context: AppCont
       },
     },
     async (request, reply) => {
-      const period = periodOf(request.query, context.clock.now());
+      const now = context.clock.now();
+      const period = periodOf(request.query, now);
       context.rateLimiter.consume(rateRules.downloadsPerAccount, String(sessionOf(request).userId));
       const { kind } = request.params;
-      let csv: string;
+      let built: StaffExport;
       try {
-        csv = await staffExportCsv(context.database, kind, period);
+        built = await staffExportCsv(context.database, kind, period);
       } catch (error) {
         if (error instanceof ExportTooLargeError) {
           throw validationError({ to: [statementMessages.exportTooLarge] });
         }
         throw error;
       }
-      return sendAttachment(
-        reply,
-        "text/csv; charset=utf-8",
-        statementFileName(kind, period, "csv"),
-        csv,
-      );
+      // Data leaving the platform is a staff act like any other (PRODUCT.md D7): recorded
+      // before the file is sent, so no export goes out without its line in the log.
+      const fileName = statementFileName(kind, period, "csv");
+      await recordAudit(context.database, {
+        actor: await staffActorOf(context, request),
+        action: "export.downloaded",
+        targetType: "export",
+        targetId: kind,
+        before: null,
+        after: {
+          kind,
+          from: period.fromText,
+          to: period.toText,
+          row_count: built.rowCount,
+          file_name: fileName,
+        },
+        at: now,
+      });
+      return sendAttachment(reply, "text/csv; charset=utf-8", fileName, built.csv);
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { TradeView } from "@tp/domain/api";
 import { findAsset, findExpiration } from "@tp/domain/catalogue";
 import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/domain/money";
+import { rulebook_version_current } from "@tp/domain/rulebook";
 import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
 import { AppError, validationError } from "../http/errors.ts";
@@ -28,8 +29,8 @@ export async function placeTrade(
   userId: number,
   input: PlaceTradeRequest,
   idempotency: IdempotencyKey | null,
-  /** The session's sign-in (the session time limit counts from it); null outside a request. */
-  sessionStartedAt: Date | null = null,
+  /** The request's arrival and its session's sign-in (the session time limit counts from it). */
+  request: { receivedAt: Date; sessionStartedAt: Date } | null = null,
 ): Promise<PlaceTradeReply> {
   const { clock, config, marketData, bus, tradeBatcher } = context;
   const asset = findAsset(input.asset)!;
@@ -72,6 +73,8 @@ export async function placeTrade(
     entry_at: new Date(tick.at),
     feed: tick.source,
     start_time: now,
+    received_at: request?.receivedAt ?? null,
+    rule_version: rulebook_version_current,
     expires_at: new Date(now.getTime() + expiration.seconds * 1000),
     ...unsettled,
   };
@@ -98,7 +101,9 @@ export async function placeTrade(
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,
     reply: idempotency ? body : null,
-    session_started_at: sessionStartedAt?.toISOString() ?? null,
+    rule_version: rulebook_version_current,
+    received_at: request?.receivedAt.toISOString() ?? null,
+    session_started_at: request?.sessionStartedAt.toISOString() ?? null,
   });
   if (result.outcome === "insufficient") {
     throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);

@@ -1,4 +1,5 @@
 import { settlementCreditCents, tradeOutcome } from "@tp/domain/catalogue";
+import { settlement_rule_parameters } from "@tp/domain/rulebook";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
@@ -17,7 +18,7 @@ export const settlement_batch_max = 2_000;
  * How long after an expiry a late tick (stamped at or before it) may still arrive. Before
  * this, a trade settles only once a tick after its expiry shows the price in force is final.
  */
-export const settlement_grace_ms = 2_000;
+export const settlement_grace_ms = settlement_rule_parameters.settlement_grace_ms;
 /** The worker's longest sleep; it also wakes for the next expiry it knows of. */
 const idle_poll_ms = 1_000;
 
@@ -367,7 +368,7 @@ export const settlement_record_lag_ms = 1_500;
  * When nothing at all was recorded after an expiry, settlement waits this long for the
  * feed (or the recorder) before it refunds by the rule.
  */
-export const settlement_feed_wait_ms = 15_000;
+export const settlement_feed_wait_ms = settlement_rule_parameters.settlement_feed_wait_ms;
 
 type ExitDecision =
   | { kind: "settle"; tick: Tick; fromDatabase: boolean }

@@ -26,6 +26,10 @@ export interface TradeRequest {
   key: string | null;
   hash: string | null;
   reply: unknown;
+  /** The rulebook version in force (domain/src/rulebook.ts), recorded on the trade. */
+  rule_version: number;
+  /** When the request reached the platform (issue 15 item 5); null when not from a request. */
+  received_at: string | null;
   /** The session's sign-in, for the trader's session time limit; null when not known. */
   session_started_at: string | null;
 }

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
 import { sessionOf } from "../http/authenticate.ts";
 import { notFound } from "../http/errors.ts";
+import { receivedAtOf } from "../http/received-at.ts";
 import { failureResponses, pageInfo } from "../http/replies.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
 import { refuseRealMoneyIn } from "../jurisdictions/restricted-countries.ts";
@@ -58,13 +59,10 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
       // Real money is refused to residents of a restricted country; practice stays open.
       if (!request.body.is_practice) refuseRealMoneyIn(context.config, country);
       context.rateLimiter.consume(rateRules.placeTradePerAccount, String(userId));
-      const result = await placeTrade(
-        context,
-        userId,
-        request.body,
-        idempotencyKeyOf(request),
-        startedAt,
-      );
+      const result = await placeTrade(context, userId, request.body, idempotencyKeyOf(request), {
+        receivedAt: receivedAtOf(request),
+        sessionStartedAt: startedAt,
+      });
       if (result.replayed) reply.header("idempotency-replayed", "true");
       else context.settlement.wake();
       return reply.status(result.statusCode as 201).send(result.body);

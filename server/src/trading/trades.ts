@@ -19,6 +19,10 @@ export interface TradeRow {
   feed: string;
   start_time: Date;
   expires_at: Date;
+  /** When the request reached the platform; null before migration 026. */
+  received_at: Date | null;
+  /** The rulebook version it was placed under; null before migration 026. */
+  rule_version: number | null;
   status: "open" | "won" | "lost" | "tie";
   exit_price: number | null;
   exit_at: Date | null;
@@ -49,6 +53,8 @@ export function tradeView(row: TradeRow): TradeView {
     duration: row.duration_seconds,
     is_practice: row.is_practice,
     start_time: row.start_time.toISOString(),
+    received_at: row.received_at?.toISOString() ?? null,
+    rule_version: row.rule_version,
     expires_at: row.expires_at.toISOString(),
     entry_price: row.entry_price,
     entry_at: row.entry_at.toISOString(),

@@ -95,6 +95,13 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: paths.rules,
+            lazy: lazyPage(
+              () => import("../routes/rules/rules-page.tsx"),
+              (m) => <m.RulesPage />,
+            ),
+          },
+          {
             path: paths.welcome,
             lazy: lazyPage(
               () => import("../routes/account/welcome-page.tsx"),

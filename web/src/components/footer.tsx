@@ -43,6 +43,9 @@ export function Footer() {
             <Link to={paths.riskDisclosure} className={linkClass}>
               Risk disclosure
             </Link>
+            <Link to={paths.rules} className={linkClass}>
+              Trading rules
+            </Link>
             <Link to={paths.legalDocuments} className={linkClass}>
               Legal documents
             </Link>

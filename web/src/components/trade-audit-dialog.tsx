@@ -2,8 +2,10 @@ import type { TradeView } from "@tp/domain/api";
 import { formatUsd } from "@tp/domain/money";
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { useTradeAudit } from "../api/trade-audit.ts";
+import { paths } from "../paths.ts";
 import { Modal } from "./modal.tsx";
 import { FailureState, failureDetails } from "./query-states.tsx";
+import { TextLink } from "./text-link.tsx";
 import {
   directionLabel,
   formatDateTime,
@@ -156,8 +158,22 @@ export function TradeAuditDialog({ trade, onClose }: { trade: TradeView; onClose
             : `${audit.data.audit.settlement_lag_ms} ms`}
         </Fact>
         <Fact label="Opened">{formatDateTime(current.start_time)}</Fact>
+        <Fact label="Order received">{formatTimeMs(current.received_at)}</Fact>
+        <Fact label="Accepted">
+          {formatTimeMs(current.start_time)}
+          {current.received_at === null
+            ? null
+            : ` (${Date.parse(current.start_time) - Date.parse(current.received_at)} ms after)`}
+        </Fact>
         <Fact label="Settled">{formatDateTime(current.settled_at)}</Fact>
         <Fact label="Duration">{current.duration} seconds</Fact>
+        <Fact label="Rules">
+          {current.rule_version === null ? (
+            "Before the rulebook"
+          ) : (
+            <TextLink to={paths.rules}>Version {current.rule_version}</TextLink>
+          )}
+        </Fact>
       </dl>
 
       {audit.data?.audit.note ? (

@@ -115,6 +115,40 @@ function Stat({ label, value, note }: { label: string; value: ReactNode; note?: 
   );
 }
 
+/**
+ * What stops the trader's real money now, in plain words at the top of the page: their
+ * country's restriction and a time-out, self-exclusion or closure in force.
+ */
+function restrictionLines(restrictions: Detail["restrictions"]): string[] {
+  const lines: string[] = [];
+  if (restrictions.country) lines.push(restrictions.country);
+  const exclusion = restrictions.exclusion;
+  if (exclusion?.kind === "closure") {
+    lines.push("Account closing: trading and deposits blocked for good");
+  } else if (exclusion) {
+    const what = exclusion.kind === "time_out" ? "On a time-out" : "Self-excluded";
+    lines.push(`${what} until ${formatDateTime(exclusion.ends_at)}`);
+  }
+  return lines;
+}
+
+function Restrictions({ restrictions }: { restrictions: Detail["restrictions"] }) {
+  const lines = restrictionLines(restrictions);
+  if (lines.length === 0) return null;
+  return (
+    <section
+      aria-label="Restrictions"
+      className="mb-6 rounded-xl border border-red-300 bg-red-50 p-4 text-sm font-semibold text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      <ul className="space-y-1">
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function UserDetail({ detail }: { detail: Detail }) {
   const { user } = detail;
   const [params, setParams] = useSearchParams();
@@ -153,6 +187,7 @@ function UserDetail({ detail }: { detail: Detail }) {
           }
         />
       </div>
+      <Restrictions restrictions={detail.restrictions} />
       <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Stat label="Real balance" value={formatUsd(user.account_balance)} />
         <Stat label="Practice balance" value={formatUsd(user.practice_balance)} />

@@ -1,11 +1,12 @@
 import { marketStateMessages } from "@tp/domain/market-state";
 import { tradingRestrictedNotice } from "@tp/domain/restricted-countries";
+import { type Exclusion, excludedMessage } from "@tp/domain/trader-limits";
 import type { MarketView } from "../../api/markets.ts";
 import { closedMessage } from "../../components/market-state-text.ts";
 
 /** Why Call and Put cannot be pressed on the selected market now, in the trader's words. */
 export interface MarketBlock {
-  kind: "closed" | "halted" | "real_unavailable" | "country_restricted";
+  kind: "closed" | "halted" | "real_unavailable" | "country_restricted" | "excluded";
   message: string;
 }
 
@@ -20,6 +21,21 @@ export function countryBlock(
 ): MarketBlock | null {
   if (isPractice || countryRestricted !== true) return null;
   return { kind: "country_restricted", message: tradingRestrictedNotice(country) };
+}
+
+/**
+ * A time-out, self-exclusion or closure in force (issue 14 item 2): trading is paused until
+ * it ends, whatever the market, on practice too (the server refuses both: the trader asked
+ * for a break from trading). Null once its end has passed, or while the break is unknown
+ * (the server's refusal stays the authority either way).
+ */
+export function exclusionBlock(
+  exclusion: Exclusion | null | undefined,
+  nowMs: number,
+): MarketBlock | null {
+  if (!exclusion) return null;
+  if (exclusion.ends_at !== null && Date.parse(exclusion.ends_at) <= nowMs) return null;
+  return { kind: "excluded", message: excludedMessage(exclusion.kind, exclusion.ends_at) };
 }
 
 /** The closed or halted state of a market as one line, null while it is open. */

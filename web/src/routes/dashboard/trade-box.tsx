@@ -1,14 +1,16 @@
+import { useQuery } from "@tanstack/react-query";
 import type { UserView } from "@tp/domain/api";
 import { expirations } from "@tp/domain/catalogue";
 import { formatUsd } from "@tp/domain/money";
 import { useId } from "react";
 import type { MarketView } from "../../api/markets.ts";
+import { exclusionQueryOptions } from "../../api/responsible-trading.ts";
 import { useCountryRestricted } from "../../api/restricted-countries.ts";
 import type { AccountKind } from "../../api/trade-history.ts";
 import { useNow } from "../../components/use-now.ts";
 import { useLivePrices } from "../../stream/stream-context.ts";
 import { AccountSwitcher } from "./account-switcher.tsx";
-import { countryBlock, marketBlock } from "./market-block.ts";
+import { countryBlock, exclusionBlock, marketBlock } from "./market-block.ts";
 import { TradeDirectionButtons } from "./trade-direction-buttons.tsx";
 import { TradeFields } from "./trade-fields.tsx";
 import { potentialProfit } from "./trade-rules.ts";
@@ -45,8 +47,11 @@ export function TradeBox({
   const payout = expirations.find((option) => String(option.seconds) === values.expiration);
   // Said before anything is pressed (issue 11 item 7): closed, halted, or no real trading.
   // A restricted country comes first: no market makes the real account usable there.
+  // A break the trader took comes before anything about the market: it pauses all of it.
   const countryRestricted = useCountryRestricted(user.account.country);
+  const exclusion = useQuery(exclusionQueryOptions()).data;
   const block =
+    exclusionBlock(exclusion, now) ??
     countryBlock(user.account.country, countryRestricted, isPractice) ??
     (values.asset ? marketBlock(markets.get(values.asset), isPractice, now) : null);
   const blockedOnReal = block?.kind === "real_unavailable" || block?.kind === "country_restricted";
@@ -103,7 +108,7 @@ export function TradeBox({
             {formatUsd(profit)}
           </output>
         </div>
-        {block && !blockedOnReal ? (
+        {block && !blockedOnReal && block.kind !== "excluded" ? (
           <p
             id={reasonId}
             className={`rounded-lg px-3 py-2 text-sm font-semibold tabular-nums ${
@@ -115,11 +120,22 @@ export function TradeBox({
             {block.message}
           </p>
         ) : null}
-        <TradeDirectionButtons
-          onDirection={flow.choose}
-          disabled={flow.isPending || block !== null}
-          reasonId={block ? reasonId : undefined}
-        />
+        {/* On a break, no Call or Put to press: a calm line in their place says until when. */}
+        {block?.kind === "excluded" ? (
+          <p
+            role="note"
+            aria-label="Break in force"
+            className="rounded-lg bg-slate-100 px-3 py-3 text-sm font-medium text-slate-800 dark:bg-navy-800 dark:text-slate-100"
+          >
+            {block.message}
+          </p>
+        ) : (
+          <TradeDirectionButtons
+            onDirection={flow.choose}
+            disabled={flow.isPending || block !== null}
+            reasonId={block ? reasonId : undefined}
+          />
+        )}
         <p className="text-center text-xs text-slate-500 dark:text-slate-400">
           {isPractice ? "Trading on your practice balance" : "Trading on your real balance"}
         </p>

@@ -21,6 +21,8 @@ import { PageTitle } from "../../components/page-title.tsx";
 import { QueryStates } from "../../components/query-states.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
 import { applyServerFieldErrors } from "../../components/server-field-errors.ts";
+import { BreakSection } from "./break-section.tsx";
+import { LimitsSection } from "./limits-section.tsx";
 import { SectionHeading } from "./section-heading.tsx";
 import { settingsTabs } from "./settings-tabs.ts";
 
@@ -107,8 +109,8 @@ function RealityCheckSection() {
 }
 
 /**
- * Settings → Responsible trading (issue 14): one section per tool. The reality check is the
- * first; limits and self-exclusion are added as sections beside it.
+ * Settings → Responsible trading (issue 14): one section per tool: the limits, a break
+ * (time-out or self-exclusion), and the reality check.
  */
 export function ResponsibleTradingPage() {
   return (
@@ -119,6 +121,8 @@ export function ResponsibleTradingPage() {
       />
       <SectionTabs label="Settings" tabs={settingsTabs} />
       <div className="flex flex-col gap-6">
+        <LimitsSection />
+        <BreakSection />
         <RealityCheckSection />
       </div>
     </>

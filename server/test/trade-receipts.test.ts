@@ -1,4 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { createPublicKey, verify } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { canonicalJson } from "@tp/domain/canonical-json";
 import { recomputedSettlement } from "@tp/domain/trade-receipt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +12,21 @@ import { startTestPlatform, type TestPlatform } from "../src/testing/test-platfo
 import { signedInTrader } from "./support/accounts.ts";
 import { httpClient } from "./support/http.ts";
 import { advanceWithTick } from "./support/prices.ts";
+
+const verifyScript = fileURLToPath(new URL("../../tools/verify-receipt.mjs", import.meta.url));
+
+/** Runs the standalone checker on a receipt (and the published keys) as anyone would. */
+function runVerifier(signed: unknown, keys: unknown) {
+  const folder = mkdtempSync(path.join(tmpdir(), "receipt-"));
+  writeFileSync(path.join(folder, "receipt.json"), JSON.stringify(signed));
+  writeFileSync(path.join(folder, "keys.json"), JSON.stringify(keys));
+  const run = spawnSync(
+    process.execPath,
+    [verifyScript, path.join(folder, "receipt.json"), path.join(folder, "keys.json")],
+    { encoding: "utf8" },
+  );
+  return { status: run.status, output: run.stdout + run.stderr };
+}
 
 /** Ed25519 check with nothing but the receipt and a published raw public key. */
 function signatureHolds(
@@ -95,6 +115,20 @@ describe.each(databaseKindsUnderTest())("signed trade receipts (issue 15 item 1)
     const tampered = structuredClone(settled.body);
     tampered.receipt.trade.exit.price = 1.19;
     expect(signatureHolds(tampered, published.public_key)).toBe(false);
+
+    // The standalone script (tools/verify-receipt.mjs) says the same with nothing but Node.
+    const good = runVerifier(settled.body, keys.body);
+    expect(good.output).toContain(`Receipt of trade #${id} (settlement, rule version 1) verified.`);
+    expect(good.status, good.output).toBe(0);
+    const bad = runVerifier(tampered, keys.body);
+    expect(bad.status, bad.output).toBe(1);
+    expect(bad.output).toContain("FAILS   the signature holds");
+    // A receipt whose credit was changed fails the rule's recomputation too.
+    const forged = structuredClone(settled.body);
+    forged.receipt.trade.credit_cents += 100;
+    const other = runVerifier(forged, keys.body);
+    expect(other.output).toContain("FAILS   the credit follows from the rule");
+    expect(other.status).toBe(1);
   });
 
   it("gives a receipt only to the trade's owner", async () => {

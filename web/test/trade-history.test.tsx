@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { pageWindow } from "../src/components/pagination.tsx";
 import { tradeStatusLabel } from "../src/components/trade-format.ts";
 import { type FakeReply, historyPage, storeSession, success, tradeFixture } from "./fake-api.ts";
@@ -172,6 +172,7 @@ describe("trade history pages (SPEC §2 History pages)", () => {
     const trade = { ...settled.won, is_practice: false };
     const { user, callsTo } = renderApp("/user/trade-history", {
       "GET /real-trade-history": historyPage([trade]),
+      "GET /trades/4/receipt": success({}),
       "GET /trades/4": success({
         trade,
         audit: {
@@ -221,6 +222,18 @@ describe("trade history pages (SPEC §2 History pages)", () => {
     const exitTicks = within(dialog.getByRole("table", { name: "Ticks around expiry" }));
     expect(exitTicks.getByText("exit").closest("tr")).toHaveTextContent("1.08100");
     expect(callsTo("GET /trades/4")).toHaveLength(1);
+
+    // The signed receipt (issue 15 item 1) downloads with the trader's token.
+    URL.createObjectURL = vi.fn(() => "blob:receipt");
+    URL.revokeObjectURL = vi.fn();
+    // jsdom cannot follow the download link; the browser journey sees the real file.
+    const save = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
+    await user.click(dialog.getByRole("button", { name: "Download receipt" }));
+    expect(await screen.findByText("Downloaded trade-4-receipt.json")).toBeInTheDocument();
+    const [receiptCall] = callsTo("GET /trades/4/receipt");
+    expect(receiptCall?.authorization).toBe("Bearer token-123");
+    expect(save).toHaveBeenCalledTimes(1);
+    save.mockRestore();
 
     await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());

@@ -1,8 +1,12 @@
 import type { TradeView } from "@tp/domain/api";
 import { formatUsd } from "@tp/domain/money";
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import toast from "react-hot-toast/headless";
+import { errorMessage } from "../api/client.ts";
+import { downloadFile } from "../api/download-file.ts";
 import { useTradeAudit } from "../api/trade-audit.ts";
 import { paths } from "../paths.ts";
+import { Button } from "./button.tsx";
 import { Modal } from "./modal.tsx";
 import { FailureState, failureDetails } from "./query-states.tsx";
 import { TextLink } from "./text-link.tsx";
@@ -119,6 +123,40 @@ function TickTable({
  * The audit of one trade (PRODUCT.md D1): entry and exit price and time, the feed, the
  * payout, how long settlement took after expiry, and the ticks around entry and expiry.
  */
+/**
+ * The trade's signed receipt (issue 15 item 1) as a file: what the platform states about the
+ * trade, signed with its published key, for the trader to keep or have checked.
+ */
+function ReceiptDownload({ tradeId, settled }: { tradeId: number; settled: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const name = await downloadFile(
+        `/trades/${tradeId}/receipt`,
+        `trade-${tradeId}-receipt.json`,
+      );
+      toast.success(`Downloaded ${name}`);
+    } catch (error) {
+      toast.error(errorMessage(error, "Could not download the receipt"));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4 dark:border-navy-700">
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        {settled
+          ? "A signed settlement receipt: the prices, outcome and payout, signed with the platform's published key."
+          : "A signed placement receipt: the entry price and times, signed with the platform's published key. Download again once settled for the outcome."}
+      </p>
+      <Button variant="secondary" size="sm" onClick={() => void download()} disabled={busy}>
+        {busy ? "Downloading..." : "Download receipt"}
+      </Button>
+    </div>
+  );
+}
+
 export function TradeAuditDialog({ trade, onClose }: { trade: TradeView; onClose: () => void }) {
   const audit = useTradeAudit(trade.id);
   const current = audit.data?.trade ?? trade;
@@ -214,6 +252,7 @@ export function TradeAuditDialog({ trade, onClose }: { trade: TradeView; onClose
       <p className="mt-4 text-xs leading-relaxed text-slate-500 dark:text-slate-400">
         {settlementRule}
       </p>
+      <ReceiptDownload tradeId={current.id} settled={current.status !== "open"} />
     </Modal>
   );
 }

@@ -167,6 +167,17 @@ export const adminUserSummarySchema = z.object({
   kyc_verified_at: timestamp.nullable(),
   account_balance: dollars,
   practice_balance: dollars,
+  /**
+   * The account's closure (issue 14 item 7), null when none was asked: closing (trading and
+   * deposits stopped, waiting for trades and payouts) or closed.
+   */
+  closure: z
+    .object({
+      status: z.enum(["closing", "closed"]),
+      requested_at: timestamp,
+      closed_at: timestamp.nullable(),
+    })
+    .nullable(),
 });
 export type AdminUserSummary = z.infer<typeof adminUserSummarySchema>;
 

@@ -99,6 +99,10 @@ export const errorCodes = [
   "SECOND_APPROVER_REQUIRED",
   /** Confirm or discard of a payment-method change that is no longer pending. */
   "PAYMENT_METHOD_CHANGE_NOT_PENDING",
+  /** Sign-in to an account that was closed (issue 14 item 7). */
+  "ACCOUNT_CLOSED",
+  /** Closure asked while real money is on the account: it must be withdrawn first. */
+  "CLOSURE_BALANCE_REMAINING",
   /** Our own failure; the reply says only "Internal Server Error". */
   "INTERNAL",
 ] as const;

@@ -190,6 +190,17 @@ export const configSchema = z
       .max(1_000_000, "must be at most 1000000")
       .default(100),
     /**
+     * A closed account's identity, KYC documents and financial records are kept this many
+     * years for record keeping (FATF recommendation 11: at least five), then its personal
+     * data is erased (issue 14 item 7).
+     */
+    RECORD_RETENTION_YEARS: z.coerce
+      .number({ error: "must be a whole number of years" })
+      .int("must be a whole number of years")
+      .min(5, "must be at least 5 (anti-money-laundering record keeping)")
+      .max(30, "must be at most 30")
+      .default(5),
+    /**
      * Restricted countries (issue 14 item 4): ISO 3166-1 alpha-2 codes, comma-separated, of
      * the sign-up list's countries where retail binary options are banned. Sign-up from them
      * is refused; residents' real-money deposits and trades are refused. Unset: the default

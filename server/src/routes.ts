@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { accountClosureRoutes } from "./account-closure/account-closure-routes.ts";
 import { activityRoutes } from "./activity/activity-routes.ts";
 import { setupRoutes } from "./admin/setup-routes.ts";
 import { userAdminRoutes } from "./admin/user-admin-routes.ts";
@@ -95,6 +96,7 @@ export const traderRoutePlugins: ScopedRoutes[] = [
   verificationRoutes,
   statementRoutes,
   responsibleTradingRoutes,
+  accountClosureRoutes,
 ];
 
 /** Back-office routes: mounted under /admin in the staff scope, inside the signed-in one. */

@@ -1,6 +1,7 @@
 import { findAsset } from "@tp/domain/catalogue";
 import { marketSessionAt } from "@tp/domain/market-hours";
 import type { FastifyBaseLogger } from "fastify";
+import { closure_batch_max, runClosurePass } from "./account-closure/closure.ts";
 import { startAccountEmailWorker } from "./auth/account-email-requests.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -24,6 +25,7 @@ import { calendarApplies, entryStaleAfterMs } from "./prices/market-status.ts";
 import { type PushSender, startPushSender } from "./push/push-sender.ts";
 import type { VapidKeys } from "./push/vapid-keys.ts";
 import { type Settlement, startSettlement } from "./trading/settlement.ts";
+import { uploadsDirectory } from "./uploads/upload-store.ts";
 import { type PollingWorker, startPollingWorker } from "./workers/polling-worker.ts";
 
 /** Every background worker of one application (one process). */
@@ -41,6 +43,11 @@ export interface Workers {
   depositExpiry: PollingWorker;
   /** Computes the day's share of losing accounts at start and after each UTC midnight. */
   losingAccounts: PollingWorker;
+  /**
+   * Closes requested accounts once nothing is in flight, and erases the identity kept for
+   * record keeping of closed ones after RECORD_RETENTION_YEARS (issue 14 item 7).
+   */
+  accountClosure: PollingWorker;
   /** Stops them all, each after its pass under way, in the order below. */
   stop(): Promise<void>;
 }
@@ -159,6 +166,29 @@ export function startWorkers(options: {
     failure_message: "losing accounts computation failed",
   });
 
+  const accountClosure = startPollingWorker({
+    runBatch: (now) =>
+      runClosurePass(
+        {
+          database,
+          bus,
+          retentionYears: config.RECORD_RETENTION_YEARS,
+          siteName,
+          uploadsDirectory: uploadsDirectory(config.DATA_DIR),
+          onEmailsQueued: outbox.kick,
+        },
+        now,
+      ),
+    batch_max: closure_batch_max,
+    // A closure waits for trades and payouts that take minutes to days: a minute late
+    // closing it, or erasing after years, is of no consequence.
+    poll_interval_ms: 60_000,
+    failure_backoff_ms_max: 10 * 60_000,
+    clock,
+    log: log.child({ module: "account-closure" }),
+    failure_message: "account closure pass failed",
+  });
+
   return {
     outbox,
     accountEmails,
@@ -169,7 +199,9 @@ export function startWorkers(options: {
     withdrawalExpiry,
     depositExpiry,
     losingAccounts,
+    accountClosure,
     async stop() {
+      await accountClosure.stop();
       await losingAccounts.stop();
       await withdrawalExpiry.stop();
       await depositExpiry.stop();

@@ -209,6 +209,7 @@ const detail: AdminUserDetail = {
     kyc_verified_at: null,
     account_balance: 829.5,
     practice_balance: 10000,
+    closure: null,
     phone_number: "+44 20 7946 0000",
     plan: "basic",
   },

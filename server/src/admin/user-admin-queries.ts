@@ -6,6 +6,7 @@ import {
 } from "@tp/domain/admin-api";
 import type { Role } from "@tp/domain/api";
 import { dollarsFromCents } from "@tp/domain/money";
+import { closureStatesOf } from "../account-closure/closure.ts";
 import type { Config } from "../config.ts";
 import { countAndPage } from "../db/count-and-page.ts";
 import type { Queryable } from "../db/database.ts";
@@ -45,7 +46,10 @@ const selectSummaries = `
            WHERE a.user_id = u.id AND a.code = 'practice' AND a.currency = 'USD') AS practice_cents
   FROM users u`;
 
-function summary(row: UserSummaryRow): AdminUserSummary {
+type ClosureStates = Awaited<ReturnType<typeof closureStatesOf>>;
+
+function summary(row: UserSummaryRow, closures: ClosureStates): AdminUserSummary {
+  const closure = closures.get(Number(row.id));
   return {
     id: row.id,
     email: row.email,
@@ -58,6 +62,13 @@ function summary(row: UserSummaryRow): AdminUserSummary {
     kyc_verified_at: row.kyc_verified_at?.toISOString() ?? null,
     account_balance: dollarsFromCents(row.real_cents ?? 0),
     practice_balance: dollarsFromCents(row.practice_cents ?? 0),
+    closure: closure
+      ? {
+          status: closure.closed_at ? "closed" : "closing",
+          requested_at: closure.requested_at.toISOString(),
+          closed_at: closure.closed_at?.toISOString() ?? null,
+        }
+      : null,
   };
 }
 
@@ -81,7 +92,11 @@ export async function searchUsers(
     page,
     limit,
   });
-  return { rows: rows.map(summary), total };
+  const closures = await closureStatesOf(
+    queryable,
+    rows.map((row) => Number(row.id)),
+  );
+  return { rows: rows.map((row) => summary(row, closures)), total };
 }
 
 export async function userDetail(
@@ -133,7 +148,11 @@ export async function userDetail(
   );
 
   return {
-    user: { ...summary(row), phone_number: row.phone_number, plan: row.plan },
+    user: {
+      ...summary(row, await closureStatesOf(queryable, [Number(row.id)])),
+      phone_number: row.phone_number,
+      plan: row.plan,
+    },
     restrictions: {
       country: isRestrictedCountry(config, row.country)
         ? staffCountryRestrictedMessage(row.country)

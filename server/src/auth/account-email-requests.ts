@@ -57,7 +57,8 @@ async function handleRequest(
   at: Date,
 ): Promise<void> {
   const user = await findUserByEmail(transaction, request.email);
-  if (!user) return;
+  // A closed account gets no link and no token (issue 14 item 7): it has no way back in.
+  if (!user || user.closed_at) return;
   if (request.purpose === "verify_email") {
     if (user.email_verified_at) return;
     await sendVerificationLink(transaction, mail, user, at);

@@ -1,3 +1,4 @@
+import { accountClosureMessages } from "@tp/domain/account-closure";
 import type { LoginData } from "@tp/domain/api";
 import { serverMessages } from "@tp/domain/messages";
 import type {
@@ -88,6 +89,11 @@ export async function login(
 ): Promise<LoginData> {
   const { database, clock } = context;
   const user = await findUserByEmail(database, input.email);
+  if (user?.closed_at) {
+    // Its password hash is erased: there is nothing to check, only the time to spend alike.
+    await burnPasswordCheck(input.password);
+    throw new AppError("ACCOUNT_CLOSED", accountClosureMessages.accountClosed);
+  }
   const passwordMatches = user
     ? await verifyPassword(user.password_hash, input.password)
     : await burnPasswordCheck(input.password);

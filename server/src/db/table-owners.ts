@@ -41,6 +41,7 @@ export const tableOwners = {
   admin_audit_log: "audit",
   losing_accounts_snapshots: "disclosure",
   reality_check_settings: "responsible-trading",
+  account_closures: "account-closure",
   trader_limits: "responsible-trading",
   trader_exclusions: "responsible-trading",
   receipt_signing_keys: "receipts",
@@ -127,5 +128,15 @@ export const crossModuleReads: ReadonlyArray<{
     module: "responsible-trading",
     tables: ["deposits"],
     why: "deposit limits count the deposits requested in each period, inside the deposit's transaction",
+  },
+  {
+    module: "account-closure",
+    tables: ["trades", "deposits", "withdrawals", "ledger_accounts"],
+    why: "a requested closure waits until the trader has no open trade, no pending deposit or withdrawal and no real money: it reads those, and writes nothing of theirs",
+  },
+  {
+    module: "mail",
+    tables: ["users"],
+    why: "no e-mail is queued to the address of a closed account (issue 14 item 7)",
   },
 ];

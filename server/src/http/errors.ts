@@ -66,6 +66,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   IDENTITY_NOT_VERIFIED: 403,
   SECOND_APPROVER_REQUIRED: 409,
   PAYMENT_METHOD_CHANGE_NOT_PENDING: 409,
+  ACCOUNT_CLOSED: 403,
+  CLOSURE_BALANCE_REMAINING: 409,
   /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
   PROVIDER_UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -24,13 +24,34 @@ const lease_ms = 2 * 60_000;
 
 /**
  * Queues an e-mail in the caller's transaction, so a mail goes out if and only if the
- * change that caused it committed (a transactional outbox).
+ * change that caused it committed (a transactional outbox). Never to the address of a
+ * closed account (issue 14 item 7: no e-mail after the closure's confirmation, which is
+ * queued in the closing transaction before the account is marked closed): every send path
+ * comes through here, so none can forget.
  */
 export async function queueEmail(transaction: Queryable, email: Email, at: Date): Promise<void> {
   await transaction.query(
     `INSERT INTO outbox_emails (recipient, subject, body_text, body_html, created_at, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $5)`,
+     SELECT $1, $2, $3, $4, $5, $5
+     WHERE NOT EXISTS (SELECT 1 FROM users WHERE email = $1 AND closed_at IS NOT NULL)`,
     [email.to, email.subject, email.text, email.html, at],
+  );
+}
+
+/**
+ * Erases the mail kept for an address (issue 14 item 7): at closing, what was already sent
+ * (or given up), so the closure's confirmation still goes; at the end of the retention
+ * time, everything.
+ */
+export async function eraseEmailsTo(
+  transaction: Queryable,
+  recipient: string,
+  which: "delivered" | "all",
+): Promise<void> {
+  await transaction.query(
+    `DELETE FROM outbox_emails WHERE recipient = $1
+       AND ($2 = 'all' OR sent_at IS NOT NULL OR attempts >= $3)`,
+    [recipient, which, delivery_attempts_max],
   );
 }
 

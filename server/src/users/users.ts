@@ -28,6 +28,8 @@ export interface UserRow {
   referral_code: string;
   email_verified_at: Date | null;
   kyc_verified_at: Date | null;
+  /** When the account was closed (issue 14 item 7): no sign-in, no e-mail from then on. */
+  closed_at: Date | null;
 }
 
 export async function findUserByEmail(
@@ -278,7 +280,10 @@ export async function referredTraders(
     [userId],
   );
   const rows = await queryable.query<ReferredTraderRow>(
-    `SELECT id, first_name, last_name, created_at FROM users WHERE referred_by_user_id = $1
+    // A closed account's name is kept for record keeping only, never shown to other traders.
+    `SELECT id, CASE WHEN closed_at IS NULL THEN first_name ELSE 'Closed account' END AS first_name,
+            CASE WHEN closed_at IS NULL THEN last_name ELSE '' END AS last_name, created_at
+     FROM users WHERE referred_by_user_id = $1
      ORDER BY created_at DESC, id DESC LIMIT $2`,
     [userId, limit],
   );
@@ -291,4 +296,41 @@ export async function allTraderIds(queryable: Queryable): Promise<number[]> {
     "SELECT id FROM users WHERE role = 'trader' ORDER BY id",
   );
   return result.rows.map((row) => row.id);
+}
+
+/**
+ * Closes the account (issue 14 item 7; the account-closure module decides when): stamps it
+ * closed, erases the password hash (an empty hash verifies no password) and pseudonymises
+ * what record keeping does not need (username, phone). Name, country and e-mail stay: they
+ * are the identity AML record keeping requires until `eraseClosedIdentity`.
+ */
+export async function closeUserAccount(
+  transaction: Queryable,
+  userId: number,
+  at: Date,
+): Promise<void> {
+  await transaction.query(
+    `UPDATE users SET closed_at = $2, password_hash = '', phone_number = '',
+       username = 'closed-' || id::text, updated_at = $2
+     WHERE id = $1 AND closed_at IS NULL`,
+    [userId, at],
+  );
+}
+
+/**
+ * After the retention time: the identity kept for record keeping goes too. The row stays
+ * (trades, ledger accounts and funding rows point at it) but names no one; the address
+ * becomes one that can never receive mail (.invalid, RFC 2606) and is free for a new sign-up.
+ */
+export async function eraseClosedIdentity(
+  transaction: Queryable,
+  userId: number,
+  at: Date,
+): Promise<void> {
+  await transaction.query(
+    `UPDATE users SET email = 'erased-' || id::text || '@erased.invalid', first_name = '',
+       last_name = '', country = '', updated_at = $2
+     WHERE id = $1 AND closed_at IS NOT NULL`,
+    [userId, at],
+  );
 }

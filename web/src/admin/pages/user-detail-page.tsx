@@ -173,6 +173,16 @@ function UserDetail({ detail }: { detail: Detail }) {
               <span>{user.email}</span>
               <span>{user.username}</span>
               {isStaffRole(user.role) ? <Flag on label={`Staff: ${user.role}`} /> : null}
+              {user.closure ? (
+                <Flag
+                  on={false}
+                  label={
+                    user.closure.status === "closed"
+                      ? `Account closed ${formatDateTime(user.closure.closed_at!)}`
+                      : `Closing since ${formatDateTime(user.closure.requested_at)}: trading and deposits stopped`
+                  }
+                />
+              ) : null}
             </span>
           }
         />

@@ -147,6 +147,12 @@ function UserRow({ user }: { user: AdminUserSummary }) {
       <td className={cell}>
         <div className="flex flex-wrap gap-1">
           {isStaffRole(user.role) ? <Flag on label={`Staff: ${user.role}`} /> : null}
+          {user.closure ? (
+            <Flag
+              on={false}
+              label={user.closure.status === "closed" ? "Account closed" : "Closing"}
+            />
+          ) : null}
           <Flag
             on={user.email_verified_at !== null}
             label={user.email_verified_at ? "E-mail verified" : "E-mail unverified"}

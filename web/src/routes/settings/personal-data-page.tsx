@@ -13,6 +13,7 @@ import { TextField } from "../../components/form-fields.tsx";
 import { PageTitle } from "../../components/page-title.tsx";
 import { SectionTabs } from "../../components/section-tabs.tsx";
 import { applyServerFieldErrors } from "../../components/server-field-errors.ts";
+import { AccountClosureSection } from "./account-closure-section.tsx";
 import { settingsTabs } from "./settings-tabs.ts";
 
 type ProfileValues = {
@@ -95,6 +96,7 @@ export function PersonalDataPage() {
       <Card>
         <PersonalDataForm user={user} />
       </Card>
+      {user.role === "trader" ? <AccountClosureSection /> : null}
     </>
   );
 }

@@ -42,6 +42,8 @@ export const app_pages: readonly AppPage[] = [
   { route: paths.financialStatement, as: "visitor" },
   { route: paths.marketStatus, as: "visitor" },
   { route: paths.riskDisclosure, as: "visitor" },
+  { route: paths.rules, as: "visitor" },
+  { route: paths.verify, as: "visitor" },
   { route: "/no-such-page", as: "visitor" },
   // Account
   { route: paths.welcome, as: "visitor" },

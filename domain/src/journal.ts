@@ -42,7 +42,13 @@ export const publishedCheckpointSchema = z.object({
 });
 export type PublishedCheckpoint = z.infer<typeof publishedCheckpointSchema>;
 
-export const journalRecordKinds = ["posting", "journal_entry", "trade_placed", "trade_settled", "audit"] as const;
+export const journalRecordKinds = [
+  "posting",
+  "journal_entry",
+  "trade_placed",
+  "trade_settled",
+  "audit",
+] as const;
 export const journalProblemKinds = [
   /** The record's stored hash does not match its contents. */
   "edited",

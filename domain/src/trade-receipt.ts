@@ -38,6 +38,19 @@ export interface TradeReceipt {
     credit_cents: number | null;
     settled_at: string | null;
   };
+  /**
+   * Where the trade's record sits in the platform's tamper-evident journal: its chain, its
+   * place and hash there, and the first signed checkpoint covering it (GET
+   * /api/v1/journal/checkpoints), null until the next minute's checkpoint is signed. Absent
+   * from receipts issued before the journal existed.
+   */
+  journal?: {
+    record: "trade_placed" | "trade_settled";
+    chain: string;
+    seq: number;
+    record_hash: string;
+    checkpoint: { id: number; created_at: string } | null;
+  } | null;
 }
 
 export interface SignedTradeReceipt {

@@ -161,7 +161,10 @@ export async function buildApp(options: {
     await providerHistoryRun;
   });
   const vapidKeys = loadVapidKeys(config, app.log.child({ module: "notifications" }));
+  const receiptSigningKey = loadReceiptSigningKey(config, app.log.child({ module: "receipts" }));
+  await registerReceiptSigningKey(database, receiptSigningKey, clock.now());
   const workers = startWorkers({
+    receiptSigningKey,
     config,
     database,
     clock,
@@ -175,8 +178,6 @@ export async function buildApp(options: {
     loadAltchaHmacKey(config, app.log.child({ module: "auth" })),
     clock,
   );
-  const receiptSigningKey = loadReceiptSigningKey(config, app.log.child({ module: "receipts" }));
-  await registerReceiptSigningKey(database, receiptSigningKey, clock.now());
   const sessionLifetimes = sessionLifetimesOf(config);
   const stream = startStreamHub({
     database,

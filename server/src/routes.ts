@@ -25,6 +25,7 @@ import { healthRoutes } from "./http/health-routes.ts";
 import { withSignedInScope } from "./http/signed-in-scope.ts";
 import { withStaffScope } from "./http/staff-scope.ts";
 import { withTraderScope } from "./http/trader-scope.ts";
+import { journalCheckpointRoutes, journalVerifyRoutes } from "./journal/journal-routes.ts";
 import { restrictedCountryRoutes } from "./jurisdictions/restricted-countries.ts";
 import { practiceRoutes } from "./ledger/practice-routes.ts";
 import { marketInfoPublicRoutes, marketInfoRoutes } from "./market-info/market-info-routes.ts";
@@ -57,6 +58,7 @@ export const publicRoutePlugins: ScopedRoutes[] = [
   restrictedCountryRoutes,
   rulebookRoutes,
   receiptKeyRoutes,
+  journalCheckpointRoutes,
   authRoutes,
   passkeySignInRoutes,
   signInStepRoutes,
@@ -102,6 +104,7 @@ export const traderRoutePlugins: ScopedRoutes[] = [
 /** Back-office routes: mounted under /admin in the staff scope, inside the signed-in one. */
 export const staffRoutePlugins: ScopedRoutes[] = [
   setupRoutes,
+  journalVerifyRoutes,
   depositAdminRoutes,
   withdrawalAdminRoutes,
   verificationAdminRoutes,

@@ -14,6 +14,7 @@ import {
   expireUnconfirmedWithdrawals,
   withdrawal_expiry_batch_max,
 } from "./funding/withdrawals.ts";
+import { writeCheckpoint } from "./journal/checkpoints.ts";
 import { type OutboxDelivery, startOutboxDelivery } from "./mail/outbox.ts";
 import {
   type NotificationDelivery,
@@ -24,6 +25,7 @@ import { type MarketData, startMarketData } from "./prices/market-data.ts";
 import { calendarApplies, entryStaleAfterMs } from "./prices/market-status.ts";
 import { type PushSender, startPushSender } from "./push/push-sender.ts";
 import type { VapidKeys } from "./push/vapid-keys.ts";
+import type { ReceiptSigningKey } from "./receipts/receipt-signing-key.ts";
 import { type Settlement, startSettlement } from "./trading/settlement.ts";
 import { uploadsDirectory } from "./uploads/upload-store.ts";
 import { type PollingWorker, startPollingWorker } from "./workers/polling-worker.ts";
@@ -48,6 +50,8 @@ export interface Workers {
    * record keeping of closed ones after RECORD_RETENTION_YEARS (issue 14 item 7).
    */
   accountClosure: PollingWorker;
+  /** Signs a checkpoint of the journal's chains each minute they moved (issue 15 item 3). */
+  journalCheckpoints: PollingWorker;
   /** Stops them all, each after its pass under way, in the order below. */
   stop(): Promise<void>;
 }
@@ -68,11 +72,14 @@ export function startWorkers(options: {
   bus: EventBus;
   feeds: Feed[];
   vapidKeys: VapidKeys;
+  /** Signs receipts and the journal's checkpoints. */
+  receiptSigningKey: ReceiptSigningKey;
   /** The company name e-mails are signed with (site content). */
   siteName: string;
   log: FastifyBaseLogger;
 }): Workers {
-  const { config, database, clock, bus, feeds, vapidKeys, siteName, log } = options;
+  const { config, database, clock, bus, feeds, vapidKeys, receiptSigningKey, siteName, log } =
+    options;
   const outbox = startOutboxDelivery({
     database,
     smtpUrl: config.SMTP_URL,
@@ -189,6 +196,21 @@ export function startWorkers(options: {
     failure_message: "account closure pass failed",
   });
 
+  const journalCheckpoints = startPollingWorker({
+    // One checkpoint a pass, when a chain moved; returns 0 so a pass is one call.
+    runBatch: async (now) => {
+      await writeCheckpoint(database, receiptSigningKey, now);
+      return 0;
+    },
+    batch_max: 1,
+    // Checkpoints are promised every minute with activity (docs/architecture.md).
+    poll_interval_ms: 60_000,
+    failure_backoff_ms_max: 10 * 60_000,
+    clock,
+    log: log.child({ module: "journal" }),
+    failure_message: "journal checkpoint failed",
+  });
+
   return {
     outbox,
     accountEmails,
@@ -200,7 +222,9 @@ export function startWorkers(options: {
     depositExpiry,
     losingAccounts,
     accountClosure,
+    journalCheckpoints,
     async stop() {
+      await journalCheckpoints.stop();
       await accountClosure.stop();
       await losingAccounts.stop();
       await withdrawalExpiry.stop();

@@ -32,7 +32,12 @@ describe("splitStatements", () => {
   });
 
   it("keeps function bodies out of the migrations after 008, and only functions in sql/functions", () => {
-    for (const migration of readMigrations().filter((migration) => migration.version >= 8)) {
+    // One exception: 028 defines the journal's canonical forms and chain link, which must never
+    // change once a hash was stored with them (a functions file is replaced at every start).
+    const fixedForever = new Set([28]);
+    for (const migration of readMigrations().filter(
+      (migration) => migration.version >= 8 && !fixedForever.has(migration.version),
+    )) {
       expect(migration.sql, migration.name).not.toMatch(/CREATE (OR REPLACE )?FUNCTION/i);
     }
     const files = readdirSync(sqlFunctionsDir).filter((file) => file.endsWith(".sql"));

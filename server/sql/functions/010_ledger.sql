@@ -148,7 +148,9 @@ BEGIN
     WHERE COALESCE(e.probe, false) AND NOT (e.ordinality::integer = ANY (v_guarded))
   );
 
-  -- 4. The entries and their postings.
+  -- 4. The entries and their postings, each posting chained onto its account's chain
+  --    (migration 028): in entry order, then posting order, from the head on the account's
+  --    row, which this transaction holds locked (step 1). The new heads go back on the rows.
   RETURN QUERY
   WITH written AS (
     SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings,
@@ -158,9 +160,29 @@ BEGIN
   ), entries_in AS (
     INSERT INTO journal_entries (id, kind, reference, created_at)
     SELECT w.id, w.kind, w.reference, w.created_at FROM written w
+  ), folded AS (
+    SELECT w.id AS entry_id, p.account_id, p.amount_cents,
+           a.chain_seq + row_number() OVER chain AS seq,
+           journal_chain_fold(a.chain_head, journal_posting_digest(
+             w.id, w.kind, w.reference, w.created_at, p.account_id, p.amount_cents
+           )) OVER chain AS row_hash,
+           a.chain_head AS base_head
+    FROM written w
+    CROSS JOIN LATERAL unnest(w.postings) WITH ORDINALITY AS p(account_id, amount_cents, pord)
+    JOIN ledger_accounts a ON a.id = p.account_id
+    WINDOW chain AS (PARTITION BY p.account_id ORDER BY w.ord, p.pord)
+  ), linked AS (
+    SELECT f.*, COALESCE(lag(f.row_hash) OVER (PARTITION BY f.account_id ORDER BY f.seq),
+                         f.base_head) AS prev_hash
+    FROM folded f
   ), postings_in AS (
-    INSERT INTO postings (entry_id, account_id, amount_cents)
-    SELECT w.id, p.account_id, p.amount_cents FROM written w, unnest(w.postings) AS p
+    INSERT INTO postings (entry_id, account_id, amount_cents, chain_seq, prev_hash, row_hash)
+    SELECT l.entry_id, l.account_id, l.amount_cents, l.seq, l.prev_hash, l.row_hash FROM linked l
+  ), heads_out AS (
+    UPDATE ledger_accounts a SET chain_seq = h.seq, chain_head = h.row_hash
+    FROM (SELECT DISTINCT ON (l.account_id) l.account_id, l.seq, l.row_hash
+          FROM linked l ORDER BY l.account_id, l.seq DESC) h
+    WHERE a.id = h.account_id
   )
   SELECT e.ordinality::integer,
          CASE WHEN w.id IS NOT NULL THEN 'posted'

@@ -106,14 +106,41 @@ BEGIN
 
   -- 4. The placed trades, and their keys' replies; a key whose request wrote nothing is
   --    released.
-  INSERT INTO trades (id, user_id, is_practice, asset, direction, stake_cents, duration_seconds,
-                      payout_percent, entry_price, entry_at, feed, start_time, expires_at,
-                      received_at, rule_version)
-  SELECT v_trade[i.ordinality], i.user_id, i.is_practice, i.asset, i.direction, i.stake_cents,
-         i.duration_seconds, i.payout_percent, i.entry_price, i.entry_at, i.feed, i.start_time,
-         i.expires_at, i.received_at, i.rule_version
-  FROM unnest(v_items) WITH ORDINALITY AS i
-  WHERE v_outcome[i.ordinality] = 'placed';
+  --    Each placed trade is chained onto its house shard's chain of trades (migration 028),
+  --    in arrival order; ledger_post holds the shard locked.
+  WITH placed AS (
+    SELECT v_trade[i.ordinality] AS id, i.*, v_houses[i.ordinality] AS chain,
+           COALESCE(h.seq, 0) AS base_seq, COALESCE(h.head, journal_genesis()) AS base_head
+    FROM unnest(v_items) WITH ORDINALITY AS i
+    LEFT JOIN trade_chain_heads h ON h.house_account_id = v_houses[i.ordinality]
+    WHERE v_outcome[i.ordinality] = 'placed'
+  ), folded AS (
+    SELECT p.*, p.base_seq + row_number() OVER chain AS seq,
+           journal_chain_fold(p.base_head, journal_trade_placed_digest(
+             p.id, p.user_id, p.is_practice, p.asset, p.direction, p.stake_cents,
+             p.duration_seconds, p.payout_percent, p.entry_price, p.entry_at, p.feed,
+             p.start_time, p.expires_at, p.received_at, p.rule_version
+           )) OVER chain AS row_hash
+    FROM placed p
+    WINDOW chain AS (PARTITION BY p.chain ORDER BY p.ordinality)
+  ), linked AS (
+    SELECT f.*, COALESCE(lag(f.row_hash) OVER (PARTITION BY f.chain ORDER BY f.seq),
+                         f.base_head) AS prev_hash
+    FROM folded f
+  ), trades_in AS (
+    INSERT INTO trades (id, user_id, is_practice, asset, direction, stake_cents, duration_seconds,
+                        payout_percent, entry_price, entry_at, feed, start_time, expires_at,
+                        received_at, rule_version, placed_chain, placed_seq, placed_prev,
+                        placed_hash)
+    SELECT l.id, l.user_id, l.is_practice, l.asset, l.direction, l.stake_cents,
+           l.duration_seconds, l.payout_percent, l.entry_price, l.entry_at, l.feed, l.start_time,
+           l.expires_at, l.received_at, l.rule_version, l.chain, l.seq, l.prev_hash, l.row_hash
+    FROM linked l
+  )
+  INSERT INTO trade_chain_heads (house_account_id, seq, head)
+  SELECT DISTINCT ON (l.chain) l.chain, l.seq, l.row_hash FROM linked l
+  ORDER BY l.chain, l.seq DESC
+  ON CONFLICT (house_account_id) DO UPDATE SET seq = EXCLUDED.seq, head = EXCLUDED.head;
   PERFORM idempotency_complete_all(ARRAY(
     SELECT ROW(i.user_id, i.key, 201,
                jsonb_set(i.reply, '{data,trade,id}', to_jsonb(v_trade[i.ordinality])))
@@ -162,20 +189,10 @@ DECLARE
   v_credited trade_settlement_in[];
   v_accounts bigint[];
   v_houses bigint[];
+  v_chains bigint[];
   v_updated integer;
   v_unposted integer;
 BEGIN
-  UPDATE trades t
-  SET status = u.status, exit_price = u.exit_price, exit_at = u.exit_at, exit_feed = u.exit_feed,
-      credit_cents = u.credit_cents, settled_at = p_settled_at, settlement_lag_ms = u.lag_ms,
-      settlement_note = u.note, refund_reason = u.refund_reason
-  FROM unnest(v_trades) AS u
-  WHERE t.id = u.trade_id AND t.status = 'open';
-  GET DIAGNOSTICS v_updated = ROW_COUNT;
-  IF v_updated <> COALESCE(cardinality(v_trades), 0) THEN
-    RAISE EXCEPTION 'settled % of % claimed trades', v_updated, cardinality(v_trades);
-  END IF;
-
   v_credited := ARRAY(SELECT u FROM unnest(v_trades) AS u WHERE u.credit_cents > 0);
   v_accounts := ledger_trader_account_ids(ARRAY(
     SELECT ROW(c.user_id, c.is_practice)::ledger_trader_account_in
@@ -184,6 +201,50 @@ BEGIN
   v_houses := ledger_system_account_ids(ARRAY(
     SELECT c.house_code FROM unnest(v_credited) WITH ORDINALITY AS c ORDER BY c.ordinality
   ), p_currency);
+  -- Every trade's settled record is chained onto its house shard's chain of trades
+  -- (migration 028): all the batch's shards, and the credited traders' accounts, are locked
+  -- up front in the ledger's global order (ledger_post locks them again, at no cost).
+  v_chains := ledger_system_account_ids(ARRAY(
+    SELECT u.house_code FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
+  ), p_currency);
+  PERFORM ledger_lock(v_accounts || v_chains);
+
+  WITH settling AS (
+    SELECT u.*, t.placed_hash, v_chains[u.ordinality] AS chain,
+           COALESCE(h.seq, 0) AS base_seq, COALESCE(h.head, journal_genesis()) AS base_head
+    FROM unnest(v_trades) WITH ORDINALITY AS u
+    JOIN trades t ON t.id = u.trade_id AND t.status = 'open'
+    LEFT JOIN trade_chain_heads h ON h.house_account_id = v_chains[u.ordinality]
+  ), folded AS (
+    SELECT s.*, s.base_seq + row_number() OVER chain AS seq,
+           journal_chain_fold(s.base_head, journal_trade_settled_digest(
+             s.trade_id, s.placed_hash, s.status, s.exit_price, s.exit_at, s.exit_feed,
+             s.credit_cents, p_settled_at, s.lag_ms, s.note, s.refund_reason
+           )) OVER chain AS row_hash
+    FROM settling s
+    WINDOW chain AS (PARTITION BY s.chain ORDER BY s.ordinality)
+  ), linked AS (
+    SELECT f.*, COALESCE(lag(f.row_hash) OVER (PARTITION BY f.chain ORDER BY f.seq),
+                         f.base_head) AS prev_hash
+    FROM folded f
+  ), heads_out AS (
+    INSERT INTO trade_chain_heads (house_account_id, seq, head)
+    SELECT DISTINCT ON (l.chain) l.chain, l.seq, l.row_hash FROM linked l
+    ORDER BY l.chain, l.seq DESC
+    ON CONFLICT (house_account_id) DO UPDATE SET seq = EXCLUDED.seq, head = EXCLUDED.head
+  )
+  UPDATE trades t
+  SET status = l.status, exit_price = l.exit_price, exit_at = l.exit_at, exit_feed = l.exit_feed,
+      credit_cents = l.credit_cents, settled_at = p_settled_at, settlement_lag_ms = l.lag_ms,
+      settlement_note = l.note, refund_reason = l.refund_reason, settled_chain = l.chain,
+      settled_seq = l.seq, settled_prev = l.prev_hash, settled_hash = l.row_hash
+  FROM linked l
+  WHERE t.id = l.trade_id AND t.status = 'open';
+  GET DIAGNOSTICS v_updated = ROW_COUNT;
+  IF v_updated <> COALESCE(cardinality(v_trades), 0) THEN
+    RAISE EXCEPTION 'settled % of % claimed trades', v_updated, cardinality(v_trades);
+  END IF;
+
   SELECT COUNT(*) INTO v_unposted
   FROM ledger_post(ARRAY(
     SELECT ROW(CASE WHEN c.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END,

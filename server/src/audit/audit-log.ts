@@ -28,11 +28,31 @@ export interface AuditRecord {
   at: Date;
 }
 
+/**
+ * Appends the record to the audit chain (migration 028) in the same statement: the head row
+ * is locked (audit writes are a few a minute), the record links to it, and the head moves on.
+ */
 export async function recordAudit(transaction: Queryable, record: AuditRecord): Promise<number> {
   const inserted = await transaction.query<{ id: number }>(
-    `INSERT INTO admin_audit_log (actor_user_id, actor_label, action, target_type, target_id,
-                                  before, after, ip, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9) RETURNING id`,
+    `WITH head AS (
+       SELECT h.seq, h.head FROM audit_chain_head h FOR UPDATE
+     ), new_row AS (
+       SELECT nextval(pg_get_serial_sequence('admin_audit_log', 'id')) AS id,
+              head.seq + 1 AS seq, head.head AS prev_hash
+       FROM head
+     ), hashed AS (
+       SELECT n.*, journal_chain_link(NULL, n.prev_hash, journal_audit_digest(
+                n.id, $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9)) AS row_hash
+       FROM new_row n
+     ), written AS (
+       INSERT INTO admin_audit_log (id, actor_user_id, actor_label, action, target_type, target_id,
+                                    before, after, ip, created_at, chain_seq, prev_hash, row_hash)
+       SELECT h.id, $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, h.seq, h.prev_hash, h.row_hash
+       FROM hashed h
+     ), moved AS (
+       UPDATE audit_chain_head SET seq = h.seq, head = h.row_hash FROM hashed h
+     )
+     SELECT id FROM hashed`,
     [
       record.actor.userId,
       record.actor.label,
@@ -45,7 +65,7 @@ export async function recordAudit(transaction: Queryable, record: AuditRecord): 
       record.at,
     ],
   );
-  return inserted.rows[0]!.id;
+  return Number(inserted.rows[0]!.id);
 }
 
 export interface AuditFilter {

@@ -4,7 +4,7 @@ import { receipt_format, type SignedTradeReceipt } from "@tp/domain/trade-receip
 import type { Queryable } from "../db/database.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { tradeAudit } from "../trading/trade-audit.ts";
-import type { TradeRow } from "../trading/trades.ts";
+import { type TradeRow, tradeChainPlace } from "../trading/trades.ts";
 import type { ReceiptSigningKey } from "./receipt-signing-key.ts";
 
 /**
@@ -52,6 +52,7 @@ export async function signedTradeReceipt(
       credit_cents: trade.credit_cents === null ? null : Number(trade.credit_cents),
       settled_at: trade.settled_at?.toISOString() ?? null,
     },
+    journal: await journalPlace(queryable, trade.id),
   };
   const value = sign(null, Buffer.from(canonicalJson(receipt), "utf8"), key.privateKey);
   return {
@@ -62,5 +63,27 @@ export async function signedTradeReceipt(
       public_key: key.publicKey,
       value: value.toString("base64"),
     },
+  };
+}
+
+/** The trade's place in the journal, and the first signed checkpoint whose head covers it. */
+async function journalPlace(
+  queryable: Queryable,
+  tradeId: number,
+): Promise<NonNullable<SignedTradeReceipt["receipt"]["journal"]> | null> {
+  const place = await tradeChainPlace(queryable, tradeId);
+  if (!place) return null;
+  const covering = await queryable.query<{ id: number; created_at: Date }>(
+    `SELECT c.id, c.created_at FROM journal_checkpoint_heads k
+     JOIN journal_checkpoints c ON c.id = k.checkpoint_id
+     WHERE k.chain = $1 AND k.seq >= $2 ORDER BY k.seq, k.checkpoint_id LIMIT 1`,
+    [place.chain, place.seq],
+  );
+  const checkpoint = covering.rows[0];
+  return {
+    ...place,
+    checkpoint: checkpoint
+      ? { id: Number(checkpoint.id), created_at: checkpoint.created_at.toISOString() }
+      : null,
   };
 }

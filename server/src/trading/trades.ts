@@ -291,3 +291,39 @@ export async function realTradingUsage(
     open_trades: row.open_trades!,
   };
 }
+
+/** Where a trade's latest record (settled, else placed) sits in the journal's chains (migration 028). */
+export interface TradeChainPlace {
+  record: "trade_placed" | "trade_settled";
+  chain: string;
+  seq: number;
+  /** The record's row_hash, hex. */
+  record_hash: string;
+}
+
+export async function tradeChainPlace(
+  queryable: Queryable,
+  tradeId: number,
+): Promise<TradeChainPlace | null> {
+  const result = await queryable.query<{
+    settled: boolean;
+    chain: number | null;
+    seq: number | null;
+    record_hash: string | null;
+  }>(
+    `SELECT settled_seq IS NOT NULL AS settled,
+            COALESCE(settled_chain, placed_chain) AS chain,
+            COALESCE(settled_seq, placed_seq) AS seq,
+            encode(COALESCE(settled_hash, placed_hash), 'hex') AS record_hash
+     FROM trades WHERE id = $1`,
+    [tradeId],
+  );
+  const row = result.rows[0];
+  if (!row || row.chain === null || row.seq === null || row.record_hash === null) return null;
+  return {
+    record: row.settled ? "trade_settled" : "trade_placed",
+    chain: `trades:${row.chain}`,
+    seq: Number(row.seq),
+    record_hash: row.record_hash,
+  };
+}

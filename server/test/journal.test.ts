@@ -1,0 +1,276 @@
+import { spawn } from "node:child_process";
+import { createHash, createPublicKey, verify } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import type { JournalVerification } from "@tp/domain/journal";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Queryable } from "../src/db/database.ts";
+import { writeCheckpoint } from "../src/journal/checkpoints.ts";
+import { verifyJournal } from "../src/journal/journal-verify.ts";
+import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
+import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
+import { signedInStaff, signedInTrader } from "./support/accounts.ts";
+import { httpClient } from "./support/http.ts";
+import { advanceWithTick } from "./support/prices.ts";
+
+const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Rolls back whatever `work` did: each tampering is tried on its own. */
+class RolledBack extends Error {}
+
+describe.each(databaseKindsUnderTest())(
+  "the tamper-evident journal (issue 15 item 3) on %s",
+  (kind) => {
+    let platform: TestPlatform;
+    let http: ReturnType<typeof httpClient>;
+    let trader: Awaited<ReturnType<typeof signedInTrader>>;
+    const tradeIds: number[] = [];
+
+    beforeAll(async () => {
+      platform = await startTestPlatform(kind);
+      http = httpClient(platform.baseUrl);
+      trader = await signedInTrader(platform);
+      await signedInStaff(platform, "support"); // an audit row
+      await advanceWithTick(platform, "EURUSD", 1.1, 500);
+      // Several trades in one chain and across chains, some won, some lost.
+      for (const [index, type] of ["call", "put", "call", "put"].entries()) {
+        const placed = await http.post(
+          "/api/v1/place-trade",
+          { asset: "EURUSD", type, amount: 10 + index, duration: 30, is_practice: true },
+          trader.token,
+        );
+        expect(placed.status, placed.text).toBe(201);
+        tradeIds.push(placed.body.data.trade.id);
+      }
+      await advanceWithTick(platform, "EURUSD", 1.2, 30_000);
+      await advanceWithTick(platform, "EURUSD", 1.2, 500);
+      await platform.context.settlement.settleDue();
+    }, 120_000);
+    afterAll(async () => platform?.close());
+
+    /** Tampers inside a transaction, verifies there, and rolls the tampering back. */
+    async function verifiedAfter(tampering: (transaction: Queryable) => Promise<unknown>) {
+      let verification: JournalVerification | undefined;
+      await expect(
+        platform.database.transaction(async (transaction) => {
+          await tampering(transaction);
+          verification = await verifyJournal(transaction, platform.clock.now());
+          throw new RolledBack();
+        }),
+      ).rejects.toBeInstanceOf(RolledBack);
+      return verification!;
+    }
+
+    it("chains every record as it is written, signs checkpoints that chain to each other, and publishes them", async () => {
+      const clean = await verifyJournal(platform.database, platform.clock.now());
+      expect(clean.problem).toBeNull();
+      expect(clean.ok).toBe(true);
+      expect(clean.records.trades_placed).toBe(4);
+      expect(clean.records.trades_settled).toBe(4);
+      // Stakes (2 each), credits of the winners (2 each), the practice top-up (2).
+      expect(clean.records.postings).toBeGreaterThanOrEqual(4 * 2 + 2 * 2 + 2);
+      expect(clean.records.audit).toBeGreaterThanOrEqual(1);
+
+      const key = platform.context.receiptSigningKey;
+      const first = await writeCheckpoint(platform.database, key, platform.clock.now());
+      expect(first).toBe(1);
+      // Nothing moved: no new checkpoint.
+      expect(await writeCheckpoint(platform.database, key, platform.clock.now())).toBeNull();
+
+      const more = await http.post(
+        "/api/v1/place-trade",
+        { asset: "EURUSD", type: "call", amount: 5, duration: 30, is_practice: true },
+        trader.token,
+      );
+      expect(more.status, more.text).toBe(201);
+      // (Before its expiry: the trade is still open, its latest record is its placement.)
+      platform.clock.advance(10_000);
+      expect(await writeCheckpoint(platform.database, key, platform.clock.now())).toBe(2);
+
+      const published = await http.get("/api/v1/journal/checkpoints");
+      expect(published.status, published.text).toBe(200);
+      const [second, firstPublished] = published.body.data.checkpoints;
+      expect(second.id).toBe(2);
+      const secondBody = JSON.parse(second.body);
+      expect(secondBody.previous).toBe(
+        createHash("sha256").update(firstPublished.body, "utf8").digest("hex"),
+      );
+      // Only the chains the new trade moved: its account, its house shard's trades, the house shard.
+      expect(secondBody.heads.map((head: { chain: string }) => head.chain).sort()).toHaveLength(3);
+      const keys = await http.get("/api/v1/receipts/keys");
+      const raw = Buffer.from(keys.body.data.keys[0].public_key, "base64");
+      const publicKey = createPublicKey({
+        key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]),
+        format: "der",
+        type: "spki",
+      });
+      expect(
+        verify(null, Buffer.from(second.body), publicKey, Buffer.from(second.signature, "base64")),
+      ).toBe(true);
+      expect(second.key_id).toBe(keys.body.data.keys[0].key_id);
+
+      // A receipt names its chain place and the checkpoint covering it.
+      const receipt = await http.get(`/api/v1/trades/${tradeIds[0]}/receipt`, trader.token);
+      expect(receipt.status, receipt.text).toBe(200);
+      expect(receipt.body.receipt.journal).toMatchObject({
+        record: "trade_settled",
+        checkpoint: { id: 1 },
+      });
+      expect(receipt.body.receipt.journal.record_hash).toMatch(/^[0-9a-f]{64}$/);
+      const fresh = await http.get(
+        `/api/v1/trades/${more.body.data.trade.id}/receipt`,
+        trader.token,
+      );
+      expect(fresh.body.receipt.journal).toMatchObject({
+        record: "trade_placed",
+        checkpoint: { id: 2 },
+      });
+
+      const after = await verifyJournal(platform.database, platform.clock.now());
+      expect(after.problem).toBeNull();
+      expect(after.checkpoints).toBe(2);
+      expect(after.latest_checkpoint?.id).toBe(2);
+
+      // Bad input to the public list: a 400 with a message.
+      const bad = await http.get("/api/v1/journal/checkpoints?limit=0");
+      expect(bad.status).toBe(400);
+    }, 120_000);
+
+    it("names a trade whose exit price, outcome or credit was edited in the database", async () => {
+      const [id] = tradeIds;
+      const price = await verifiedAfter((t) =>
+        t.query("UPDATE trades SET exit_price = exit_price + 0.0001 WHERE id = $1", [id]),
+      );
+      expect(price.ok).toBe(false);
+      expect(price.problem).toMatchObject({ kind: "edited", record: "trade_settled", id });
+      expect(price.problem?.message).toContain(`trade ${id} (as settled) was edited`);
+
+      const credit = await verifiedAfter((t) =>
+        t.query("UPDATE trades SET credit_cents = credit_cents + 100 WHERE id = $1", [id]),
+      );
+      expect(credit.problem).toMatchObject({ kind: "edited", record: "trade_settled", id });
+
+      const entry = await verifiedAfter((t) =>
+        t.query("UPDATE trades SET entry_price = 1.05 WHERE id = $1", [id]),
+      );
+      expect(entry.problem).toMatchObject({ kind: "edited", record: "trade_placed", id });
+    });
+
+    it("names a deleted posting, an inserted audit row and a rewritten checkpoint", async () => {
+      const postings = await platform.database.query<{
+        id: number;
+        account_id: number;
+        chain_seq: number;
+      }>(
+        `SELECT id, account_id, chain_seq FROM postings p
+       WHERE chain_seq = 2 ORDER BY id LIMIT 1`,
+      );
+      const middle = postings.rows[0]!;
+      const deleted = await verifiedAfter((t) =>
+        t.query("DELETE FROM postings WHERE id = $1", [middle.id]),
+      );
+      expect(deleted.problem).toMatchObject({
+        kind: "deleted",
+        chain: `account:${middle.account_id}`,
+      });
+      expect(deleted.problem?.message).toContain("jumps from record 1 to record 3");
+
+      const last = await platform.database.query<{ id: number; account_id: number }>(
+        `SELECT p.id, p.account_id FROM postings p JOIN ledger_accounts a ON a.id = p.account_id
+       WHERE p.chain_seq = a.chain_seq ORDER BY p.id DESC LIMIT 1`,
+      );
+      const end = await verifiedAfter((t) =>
+        t.query("DELETE FROM postings WHERE id = $1", [last.rows[0]!.id]),
+      );
+      expect(end.problem).toMatchObject({
+        kind: "deleted",
+        chain: `account:${last.rows[0]!.account_id}`,
+      });
+
+      const inserted = await verifiedAfter((t) =>
+        t.query(
+          `INSERT INTO admin_audit_log (actor_user_id, actor_label, action, target_type, target_id, created_at)
+         VALUES (NULL, 'cli', 'deposit.approved', 'deposit', '1', now())
+         RETURNING id`,
+        ),
+      );
+      expect(inserted.problem).toMatchObject({ kind: "inserted", record: "audit", chain: "audit" });
+
+      // A posting rewritten with its own hash recomputed: the next record's link exposes it.
+      const rewritten = await verifiedAfter((t) =>
+        t.query(
+          `UPDATE postings p SET amount_cents = p.amount_cents * 2,
+           row_hash = journal_chain_link(NULL, p.prev_hash, journal_posting_digest(
+             e.id, e.kind, e.reference, e.created_at, p.account_id, p.amount_cents * 2))
+         FROM journal_entries e WHERE e.id = p.entry_id AND p.id = $1`,
+          [middle.id],
+        ),
+      );
+      expect(rewritten.problem).toMatchObject({ kind: "edited", record: "posting", id: middle.id });
+      expect(rewritten.problem?.message).toContain("was rewritten");
+
+      const forged = await verifiedAfter((t) =>
+        t.query(
+          "UPDATE journal_checkpoints SET body = replace(body, '\"id\":1', '\"id\":1 ') WHERE id = 1",
+        ),
+      );
+      expect(forged.problem).toMatchObject({ kind: "checkpoint", id: 1 });
+
+      const clean = await verifyJournal(platform.database, platform.clock.now());
+      expect(clean.problem).toBeNull();
+    });
+
+    it("staff see the same check in the back office; traders cannot", async () => {
+      const staff = await signedInStaff(platform, "support");
+      const report = await http.get("/api/v1/admin/journal/verify", staff.token);
+      expect(report.status, report.text).toBe(200);
+      expect(report.body.data).toMatchObject({ ok: true, problem: null });
+      const refused = await http.get("/api/v1/admin/journal/verify", trader.token);
+      expect(refused.status).toBe(403);
+    });
+
+    it.runIf(kind === "postgres")(
+      "npm run journal:verify exits 1 naming an edited trade, and 0 once it is put back",
+      async () => {
+        const [id] = tradeIds;
+        function run() {
+          const child = spawn(
+            process.execPath,
+            ["--import", "tsx", "server/src/cli/journal-verify.ts"],
+            {
+              cwd: repositoryRoot,
+              env: { ...process.env, DATABASE_URL: platform.context.config.DATABASE_URL },
+              stdio: ["ignore", "pipe", "pipe"],
+            },
+          );
+          let output = "";
+          child.stdout.on("data", (chunk) => {
+            output += chunk;
+          });
+          child.stderr.on("data", (chunk) => {
+            output += chunk;
+          });
+          return new Promise<{ code: number | null; output: string }>((resolve) =>
+            child.on("exit", (code) => resolve({ code, output })),
+          );
+        }
+        const before = await platform.database.query<{ status: string }>(
+          "SELECT status FROM trades WHERE id = $1",
+          [id],
+        );
+        const flipped = before.rows[0]!.status === "won" ? "lost" : "won";
+        await platform.database.query("UPDATE trades SET status = $2 WHERE id = $1", [id, flipped]);
+        const broken = await run();
+        expect(broken.code, broken.output).toBe(1);
+        expect(broken.output).toContain(`FAILED: trade ${id} (as settled) was edited`);
+        await platform.database.query("UPDATE trades SET status = $2 WHERE id = $1", [
+          id,
+          before.rows[0]!.status,
+        ]);
+        const mended = await run();
+        expect(mended.code, mended.output).toBe(0);
+        expect(mended.output).toContain("OK: every chain and checkpoint holds.");
+      },
+      120_000,
+    );
+  },
+);

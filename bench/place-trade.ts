@@ -348,6 +348,12 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         target: "0",
         met: ledger.violationCount === 0,
       },
+      {
+        metric: "journal chains after (journal:verify)",
+        value: `${ledger.journalProblem ?? "all hold"} (${ledger.journalRecords} records, ${fixed(ledger.journalSeconds, 1)} s)`,
+        target: "all hold",
+        met: ledger.journalProblem === null,
+      },
     );
     notes.push(
       `pg_stat_activity during the max pass (average backends of the platform's database per state, ${waits.samples} samples): ${JSON.stringify(waits.averageBackends)}`,

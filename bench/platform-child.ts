@@ -11,15 +11,9 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { findExpiration } from "@tp/domain/catalogue";
 import { createSession, sessionLifetimesOf } from "../server/src/auth/sessions.ts";
 import type { Queryable, QueryResult } from "../server/src/db/database.ts";
-import {
-  checkLedger,
-  house_shards,
-  houseAccountCode,
-  postEntry,
-  systemAccountId,
-} from "../server/src/ledger/ledger.ts";
+import { verifyJournalConsistently } from "../server/src/journal/journal-verify.ts";
+import { checkLedger, house_shards, houseAccountCode } from "../server/src/ledger/ledger.ts";
 import { startTestPlatform } from "../server/src/testing/test-platform.ts";
-import { insertTrade } from "../server/src/trading/trades.ts";
 import { createTrader } from "../server/src/users/users.ts";
 import { summarise } from "./lib/stats.ts";
 
@@ -308,8 +302,8 @@ const seed_workers = 4;
 
 /**
  * Opens `count` practice trades expiring within one second of each other, each with its
- * stake journal entry (insertTrade + postEntry in one transaction per 500 trades, as
- * place-trade would, minus HTTP). Entry ticks at clock time C, a price move at C + 30 s.
+ * stake journal entry (place_trades, 500 trades a call, as place-trade would, minus HTTP
+ * and the price checks). Entry ticks at clock time C, a price move at C + 30 s.
  */
 async function seedSettlement(count: number, symbols: string[], deadlineMs: number) {
   if (traders.length === 0) throw new Error("createTraders first");
@@ -321,17 +315,6 @@ async function seedSettlement(count: number, symbols: string[], deadlineMs: numb
   }
   await settleMicrotasks();
   const expiration = findExpiration(settlement_expiry_seconds)!;
-  const practiceAccountOf = new Map<number, number>();
-  const accounts = await database.query<{ id: number; user_id: number }>(
-    "SELECT id, user_id FROM ledger_accounts WHERE code = 'practice' AND user_id IS NOT NULL",
-  );
-  for (const row of accounts.rows) practiceAccountOf.set(row.user_id, row.id);
-  const houseIdOf = new Map<string, number>();
-  for (const trader of traders) {
-    const code = houseAccountCode(true, trader.userId);
-    if (!houseIdOf.has(code)) houseIdOf.set(code, await systemAccountId(database, code));
-  }
-
   // Trades are opened by `seed_workers` transactions at a time, each worker owning the
   // traders of some house shards, so no two workers ever wait on one house row.
   const byWorker: number[][] = Array.from({ length: seed_workers }, () => []);
@@ -346,47 +329,37 @@ async function seedSettlement(count: number, symbols: string[], deadlineMs: numb
       for (let offset = 0; offset < indices.length; offset += batch) {
         if (performance.now() - started > deadlineMs) break;
         const chunk = indices.slice(offset, offset + batch);
-        await database.transaction(async (transaction) => {
-          for (const index of chunk) {
-            const trader = traders[index % traders.length]!;
-            const symbol = symbols[index % symbols.length]!;
-            const entryPrice = 100 + symbols.indexOf(symbol);
+        // Through place_trades, the one trade writer: each trade is chained into the
+        // journal (migration 028) and its stake posted, trader → the trader's house shard.
+        const items = chunk.map((index) => {
+          const trader = traders[index % traders.length]!;
+          const symbol = symbols[index % symbols.length]!;
+          return {
+            user_id: trader.userId,
+            is_practice: true,
+            asset: symbol,
+            direction: index % 2 === 0 ? "call" : "put",
+            stake_cents: settlement_trade_cents,
+            duration_seconds: expiration.seconds,
+            payout_percent: expiration.payoutPercent,
+            entry_price: 100 + symbols.indexOf(symbol),
+            entry_at: new Date(startMs),
+            feed: "simulated",
+            start_time: new Date(startMs),
             // All expiries inside one second: C + 60 s + [0, 1000) ms.
-            const expiresAt = new Date(
+            expires_at: new Date(
               startMs + settlement_expiry_seconds * 1000 + Math.floor((index * 1000) / count),
-            );
-            const trade = await insertTrade(transaction, {
-              userId: trader.userId,
-              isPractice: true,
-              asset: symbol,
-              direction: index % 2 === 0 ? "call" : "put",
-              stakeCents: settlement_trade_cents,
-              durationSeconds: expiration.seconds,
-              payoutPercent: expiration.payoutPercent,
-              entryPrice,
-              entryAt: new Date(startMs),
-              feed: "simulated",
-              startTime: new Date(startMs),
-              expiresAt,
-            });
-            // The stake as place-trade posts it: trader → the trader's house shard.
-            await postEntry(transaction, {
-              kind: "trade_stake",
-              reference: `trade:${trade.id}`,
-              at: new Date(startMs),
-              postings: [
-                {
-                  accountId: practiceAccountOf.get(trader.userId)!,
-                  amountCents: -settlement_trade_cents,
-                },
-                {
-                  accountId: houseIdOf.get(houseAccountCode(true, trader.userId))!,
-                  amountCents: settlement_trade_cents,
-                },
-              ],
-            });
-          }
+            ),
+            house_code: houseAccountCode(true, trader.userId),
+            received_at: new Date(startMs),
+          };
         });
+        const placed = await database.query<{ outcome: string }>(
+          "SELECT outcome FROM place_trades($1::jsonb, 'USD')",
+          [JSON.stringify(items)],
+        );
+        const unplaced = placed.rows.filter((row) => row.outcome !== "placed").length;
+        if (unplaced > 0) throw new Error(`${unplaced} seeded trades were not placed`);
         seeded += chunk.length;
       }
     }),
@@ -624,11 +597,22 @@ const api = {
       `SELECT (SELECT COUNT(*) FROM journal_entries)::bigint AS entries,
               (SELECT COUNT(*) FROM postings)::bigint AS postings`,
     );
+    const ledgerSeconds = (performance.now() - started) / 1000;
+    // The journal's chains (issue 15 item 3), recomputed record by record, after the run.
+    const journalStarted = performance.now();
+    const journal = await verifyJournalConsistently(database, platform.clock.now());
     return {
       violations: violations.slice(0, 20),
       violationCount: violations.length,
       ...totals.rows[0]!,
-      seconds: (performance.now() - started) / 1000,
+      seconds: ledgerSeconds,
+      journalProblem: journal.problem?.message ?? null,
+      journalRecords:
+        journal.records.postings +
+        journal.records.trades_placed +
+        journal.records.trades_settled +
+        journal.records.audit,
+      journalSeconds: (performance.now() - journalStarted) / 1000,
     };
   },
   async startTicks(params: { symbols: string[]; intervalMs: number; durationMs: number }) {

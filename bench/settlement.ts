@@ -1,5 +1,5 @@
 // (b) Settlement of 50,000 trades expiring in the same second. The trades are opened
-// directly (insertTrade + postEntry, the stake entry each, so the ledger stays balanced),
+// directly (place_trades, the one trade writer: stake entry and journal chain each),
 // the clock is advanced past the last expiry, a tick after it is pushed, and settleDue is
 // timed in wall time, per batch, and per trade. A light place-trade probe runs meanwhile.
 import http from "node:http";
@@ -122,7 +122,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
       );
     }
     notes.push(
-      `Setup: ${traders_count} traders in ${fixed(setup.seconds)} s; ${seeded.trades} open trades with their stake entries (insertTrade + postEntry, 500 per transaction, 4 transactions at a time each on its own house shards) in ${fixed(seeded.seconds)} s (${fixed(seeded.trades / seeded.seconds, 0)} trades/s).`,
+      `Setup: ${traders_count} traders in ${fixed(setup.seconds)} s; ${seeded.trades} open trades with their stake entries (place_trades, 500 per call, 4 calls at a time each on its own house shards) in ${fixed(seeded.seconds)} s (${fixed(seeded.trades / seeded.seconds, 0)} trades/s).`,
     );
     const cpuBefore = cpuByGroup(server.pid);
     const wallBefore = performance.now();
@@ -215,6 +215,12 @@ export async function runSettlementBench(): Promise<BenchResult> {
         value: `${ledger.violationCount} violations (${ledger.entries} entries, ${ledger.postings} postings, ${fixed(ledger.seconds, 1)} s)`,
         target: "0",
         met: ledger.violationCount === 0,
+      },
+      {
+        metric: "journal chains after (journal:verify)",
+        value: `${ledger.journalProblem ?? "all hold"} (${ledger.journalRecords} records, ${fixed(ledger.journalSeconds, 1)} s)`,
+        target: "all hold",
+        met: ledger.journalProblem === null,
       },
     );
     notes.push(

@@ -69,44 +69,6 @@ export function tradeView(row: TradeRow): TradeView {
   };
 }
 
-export interface NewTrade {
-  userId: number;
-  isPractice: boolean;
-  asset: string;
-  direction: "call" | "put";
-  stakeCents: number;
-  durationSeconds: number;
-  payoutPercent: number;
-  entryPrice: number;
-  entryAt: Date;
-  feed: string;
-  startTime: Date;
-  expiresAt: Date;
-}
-
-export async function insertTrade(transaction: Queryable, trade: NewTrade): Promise<TradeRow> {
-  const result = await transaction.query<TradeRow>(
-    `INSERT INTO trades (user_id, is_practice, asset, direction, stake_cents, duration_seconds,
-                         payout_percent, entry_price, entry_at, feed, start_time, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
-    [
-      trade.userId,
-      trade.isPractice,
-      trade.asset,
-      trade.direction,
-      trade.stakeCents,
-      trade.durationSeconds,
-      trade.payoutPercent,
-      trade.entryPrice,
-      trade.entryAt,
-      trade.feed,
-      trade.startTime,
-      trade.expiresAt,
-    ],
-  );
-  return result.rows[0]!;
-}
-
 export async function findUserTrade(
   queryable: Queryable,
   userId: number,

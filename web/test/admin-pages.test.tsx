@@ -23,6 +23,16 @@ function renderAsStaff(path: string, routes: Parameters<typeof renderApp>[1] = {
     "GET /admin/withdrawals": emptyList,
     "GET /admin/verifications": emptyList,
     "GET /admin/payment-method-changes": success([]),
+    // The reconciliation page's journal section: every chain verifies (journal-verify.test.tsx).
+    "GET /admin/journal/verify": success({
+      ok: true,
+      checked_at: "2026-01-15T12:00:00.000Z",
+      records: { postings: 0, trades_placed: 0, trades_settled: 0, audit: 0 },
+      chains: 0,
+      checkpoints: 0,
+      latest_checkpoint: null,
+      problem: null,
+    }),
     ...routes,
   });
 }

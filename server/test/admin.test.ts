@@ -1,9 +1,7 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { adminMessages, staffCountryRestrictedMessage } from "@tp/domain/admin-api";
 import Fastify from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -31,8 +29,7 @@ import {
   withdrawableTrader,
 } from "./support/funding.ts";
 import { httpClient } from "./support/http.ts";
-
-const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
+import { runCli } from "./support/run-cli.ts";
 
 /** Every admin endpoint, with a body that would be valid for it. */
 const adminEndpoints: Array<[string, string, unknown?]> = [
@@ -552,21 +549,12 @@ describe("npm run admin -- create, and npm run ledger:check", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   function run(script: string, args: string[], env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-      cwd: repositoryRoot,
-      env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, ADMIN_PASSWORD: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+    return runCli(script, args, {
+      DATABASE_URL: "",
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: "",
+      ...env,
     });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    return new Promise<{ code: number | null; output: string }>((resolve) =>
-      child.on("exit", (code) => resolve({ code, output })),
-    );
   }
 
   it("adds an admin with a one-time password, refuses a duplicate, and reconciles", async () => {

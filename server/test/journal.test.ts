@@ -1,6 +1,4 @@
-import { spawn } from "node:child_process";
 import { createHash, createPublicKey, verify } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import type { JournalVerification } from "@tp/domain/journal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Queryable } from "../src/db/database.ts";
@@ -11,8 +9,7 @@ import { startTestPlatform, type TestPlatform } from "../src/testing/test-platfo
 import { signedInStaff, signedInTrader } from "./support/accounts.ts";
 import { httpClient } from "./support/http.ts";
 import { advanceWithTick } from "./support/prices.ts";
-
-const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
+import { runCli } from "./support/run-cli.ts";
 
 /** Rolls back whatever `work` did: each tampering is tried on its own. */
 class RolledBack extends Error {}
@@ -232,27 +229,10 @@ describe.each(databaseKindsUnderTest())(
       "npm run journal:verify exits 1 naming an edited trade, and 0 once it is put back",
       async () => {
         const [id] = tradeIds;
-        function run() {
-          const child = spawn(
-            process.execPath,
-            ["--import", "tsx", "server/src/cli/journal-verify.ts"],
-            {
-              cwd: repositoryRoot,
-              env: { ...process.env, DATABASE_URL: platform.context.config.DATABASE_URL },
-              stdio: ["ignore", "pipe", "pipe"],
-            },
-          );
-          let output = "";
-          child.stdout.on("data", (chunk) => {
-            output += chunk;
+        const run = () =>
+          runCli("server/src/cli/journal-verify.ts", [], {
+            DATABASE_URL: platform.context.config.DATABASE_URL ?? "",
           });
-          child.stderr.on("data", (chunk) => {
-            output += chunk;
-          });
-          return new Promise<{ code: number | null; output: string }>((resolve) =>
-            child.on("exit", (code) => resolve({ code, output })),
-          );
-        }
         const before = await platform.database.query<{ status: string }>(
           "SELECT status FROM trades WHERE id = $1",
           [id],

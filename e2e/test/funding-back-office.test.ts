@@ -721,6 +721,9 @@ describeBrowser.each(databaseKindsUnderTest())(
 
           await nav.getByRole("link", { name: "Reconciliation" }).click();
           await expectVisible(page.getByText("The ledger balances: every invariant holds."));
+          // After every journey above (deposits, payouts, four eyes, staff actions), the
+          // journal's chains recompute and the audit log's chain holds.
+          await expectVisible(page.getByText("All chains verify"));
           await expectNoHorizontalOverflow(page);
           await picture(page, `admin-reconciliation-${name}`, { fullPage: name === "1280" });
         });

@@ -27,12 +27,14 @@ async function main() {
     }
     throw error;
   }
-  const { app } = built;
+  const { app, context } = built;
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    // First of all: a load balancer polling /ready stops sending traffic here.
+    context.readiness.startDraining();
     app.log.info({ signal }, "shutting down");
     // A hung close must not keep the process alive for ever.
     const forceExit = setTimeout(() => process.exit(1), 10_000);

@@ -287,6 +287,13 @@ describe.each(databaseKindsUnderTest())("draining a server process on %s", (kind
       // The socket stays through the readiness delay: it is told to go only once no new
       // traffic comes here.
       expect(closedAtMs - sigtermAtMs).toBeGreaterThanOrEqual(readinessDelayMs - 100);
+      // A socket that still comes now is refused or sent on at once, never kept.
+      const late = new StreamClient(server.baseUrl);
+      const lateOutcome = await late.opened.then(
+        () => late.closed.then((close) => close.code),
+        () => "refused",
+      );
+      expect(["refused", 1012]).toContain(lateOutcome);
 
       const exitCode = await server.exited;
       const exitedAtMs = Date.now();

@@ -79,6 +79,11 @@ export const errorCodes = [
   "IDENTITY_NOT_VERIFIED",
   /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
   "PROVIDER_UNAVAILABLE",
+  /**
+   * GET /ready while this process should not receive traffic: still starting, draining after
+   * SIGTERM, or its database or (when configured) Redis unreachable. `data` names the check.
+   */
+  "NOT_READY",
   /** A sign-in or step-up code (TOTP or recovery code) that is wrong, used or expired. */
   "SECOND_FACTOR_INVALID",
   /** A sign-in step (second factor, enrolment, passkey ceremony) that is unknown, used or expired. */

@@ -96,6 +96,10 @@ export const serverMessages = {
   challengeRequired:
     "Too many attempts for this account. Complete the verification below, then try again.",
   internal: "Internal Server Error",
+  notReadyStarting: "Not ready: the server is still starting",
+  notReadyDraining: "Not ready: the server is shutting down",
+  notReadyDatabase: "Not ready: the database is unreachable",
+  notReadyBus: "Not ready: Redis (the event bus) is unreachable",
 } as const;
 
 /**

@@ -6,6 +6,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { EventBus } from "./events/event-bus.ts";
+import type { Readiness } from "./http/readiness.ts";
 import type { OutboxDelivery } from "./mail/outbox.ts";
 import type { NotificationDelivery } from "./notifications/notification-delivery.ts";
 import type { MarketData } from "./prices/market-data.ts";
@@ -45,4 +46,6 @@ export interface AppContext {
   settlement: Settlement;
   tradeBatcher: TradeBatcher;
   stream: StreamHub;
+  /** Whether this process should receive traffic (GET /ready); main.ts drains it on SIGTERM. */
+  readiness: Readiness;
 }

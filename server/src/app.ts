@@ -25,6 +25,7 @@ import type { Feed } from "./feeds/tick.ts";
 import { registerCompression } from "./http/compression.ts";
 import { installErrorHandler } from "./http/error-handler.ts";
 import { installInputGuard } from "./http/input-guard.ts";
+import { Readiness } from "./http/readiness.ts";
 import { installReceivedAt } from "./http/received-at.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { doNotStore } from "./http/signed-in-scope.ts";
@@ -239,6 +240,7 @@ export async function buildApp(options: {
     settlement: workers.settlement,
     tradeBatcher: createTradeBatcher(database),
     stream,
+    readiness: new Readiness({ database, bus, log: app.log.child({ module: "readiness" }) }),
   };
 
   registerSecurityHeaders(app, {
@@ -317,5 +319,7 @@ export async function buildApp(options: {
     publicUrl: config.PUBLIC_URL,
     siteContent,
   });
+  // Only now: /ready must never say ready for a half-built app.
+  context.readiness.markStarted();
   return { app, context };
 }

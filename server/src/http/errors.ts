@@ -70,6 +70,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   CLOSURE_BALANCE_REMAINING: 409,
   /** An outside data provider (stats, news, market data) cannot be reached or answered badly. */
   PROVIDER_UNAVAILABLE: 503,
+  /** Readiness (GET /ready): a load balancer sends this process no traffic meanwhile. */
+  NOT_READY: 503,
   INTERNAL: 500,
 };
 

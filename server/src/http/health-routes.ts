@@ -1,4 +1,4 @@
-import { apiSuccessSchema } from "@tp/domain/api";
+import { apiFailureSchema, apiSuccessSchema } from "@tp/domain/api";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -12,6 +12,16 @@ const healthSchema = z.object({
   /** Price sources this process ingests now (it holds their lock); [] on the others. */
   feeds_ingested: z.array(z.string()),
   bus: z.enum(["memory", "redis"]),
+});
+
+const readinessSchema = z.object({
+  ready: z.boolean(),
+  checks: z.object({
+    migrations: z.enum(["ok", "pending"]),
+    database: z.enum(["ok", "unreachable"]),
+    bus: z.enum(["ok", "unreachable", "not_configured"]),
+    draining: z.boolean(),
+  }),
 });
 
 export async function healthRoutes(app: FastifyInstance, context: AppContext) {
@@ -36,6 +46,37 @@ export async function healthRoutes(app: FastifyInstance, context: AppContext) {
           bus: context.bus.kind,
         },
       };
+    },
+  );
+
+  // Readiness for a load balancer: 503 (not 500) with the same data while this process
+  // should get no traffic, so the balancer's check and a person both see which check failed.
+  app.withTypeProvider<ZodTypeProvider>().get(
+    "/ready",
+    {
+      schema: {
+        tags: ["system"],
+        summary: "Readiness: whether this process should receive traffic",
+        response: {
+          200: apiSuccessSchema(readinessSchema),
+          503: apiFailureSchema.extend({ data: readinessSchema }),
+          ...failureResponses,
+        },
+      },
+    },
+    async (_request, reply) => {
+      const { ready, checks, reason } = await context.readiness.check();
+      // Every poll must see the current state, never a cached answer.
+      reply.header("cache-control", "no-store");
+      if (reason === null) {
+        return { status: "success" as const, data: { ready, checks } };
+      }
+      return reply.status(503).send({
+        status: "error" as const,
+        code: "NOT_READY" as const,
+        message: reason,
+        data: { ready, checks },
+      });
     },
   );
 }

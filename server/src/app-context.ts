@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { EventBus } from "./events/event-bus.ts";
 import type { OutboxDelivery } from "./mail/outbox.ts";
+import type { MetricsListener } from "./metrics/metrics-listener.ts";
 import type { NotificationDelivery } from "./notifications/notification-delivery.ts";
 import type { MarketData } from "./prices/market-data.ts";
 import type { VapidKeys } from "./push/vapid-keys.ts";
@@ -45,4 +46,6 @@ export interface AppContext {
   settlement: Settlement;
   tradeBatcher: TradeBatcher;
   stream: StreamHub;
+  /** The METRICS_PORT listener (metrics/metrics-routes.ts), or null when none is set. */
+  metricsListener: MetricsListener | null;
 }

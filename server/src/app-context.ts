@@ -8,6 +8,7 @@ import type { Database } from "./db/database.ts";
 import type { EventBus } from "./events/event-bus.ts";
 import type { Readiness } from "./http/readiness.ts";
 import type { OutboxDelivery } from "./mail/outbox.ts";
+import type { MetricsListener } from "./metrics/metrics-listener.ts";
 import type { NotificationDelivery } from "./notifications/notification-delivery.ts";
 import type { MarketData } from "./prices/market-data.ts";
 import type { VapidKeys } from "./push/vapid-keys.ts";
@@ -48,4 +49,6 @@ export interface AppContext {
   stream: StreamHub;
   /** Whether this process should receive traffic (GET /ready); main.ts drains it on SIGTERM. */
   readiness: Readiness;
+  /** The METRICS_PORT listener (metrics/metrics-routes.ts), or null when none is set. */
+  metricsListener: MetricsListener | null;
 }

@@ -29,6 +29,8 @@ import { Readiness } from "./http/readiness.ts";
 import { installReceivedAt } from "./http/received-at.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { doNotStore } from "./http/signed-in-scope.ts";
+import { createMetrics } from "./metrics/metrics.ts";
+import { listenForMetrics, registerMetricsRoute } from "./metrics/metrics-routes.ts";
 import { backfill_start_timeout_ms, createHistoryBackfill } from "./prices/history-backfill.ts";
 import {
   createProviderHistorySources,
@@ -101,6 +103,10 @@ export async function buildApp(options: {
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser("text/plain");
   installErrorHandler(app);
+  // First, so every request is counted, and before the workers, whose settlements it times.
+  const metrics = createMetrics({ database, clock, log: app.log.child({ module: "metrics" }) });
+  metrics.installHttpMetrics(app);
+  app.addHook("onClose", async () => metrics.stop());
 
   const bus = config.REDIS_URL
     ? await createRedisEventBus(
@@ -174,6 +180,7 @@ export async function buildApp(options: {
     vapidKeys,
     siteName: siteContent.company.name,
     log: app.log,
+    onSettled: metrics.observeSettlementLags,
   });
   const proofOfWork = new ProofOfWork(
     loadAltchaHmacKey(config, app.log.child({ module: "auth" })),
@@ -238,10 +245,13 @@ export async function buildApp(options: {
     bus,
     marketData: workers.marketData,
     settlement: workers.settlement,
-    tradeBatcher: createTradeBatcher(database),
+    tradeBatcher: metrics.countingTrades(createTradeBatcher(database)),
     stream,
     readiness: new Readiness({ database, bus, log: app.log.child({ module: "readiness" }) }),
+    metricsListener: null,
   };
+  metrics.watch(context);
+  registerMetricsRoute(app, metrics, config);
 
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
@@ -319,6 +329,15 @@ export async function buildApp(options: {
     publicUrl: config.PUBLIC_URL,
     siteContent,
   });
+  // Last: nothing after it can fail and leave the port taken with no app to close it.
+  if (config.METRICS_PORT !== undefined) {
+    const listener = await listenForMetrics(metrics, {
+      port: config.METRICS_PORT,
+      host: config.HOST,
+    });
+    context.metricsListener = listener;
+    app.addHook("onClose", async () => listener.close());
+  }
   // Only now: /ready must never say ready for a half-built app.
   context.readiness.markStarted();
   return { app, context };

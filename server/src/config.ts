@@ -117,6 +117,16 @@ export const configSchema = z
      * page then shows a banner saying so.
      */
     ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: booleanFlag.default(false),
+    /**
+     * Prometheus metrics (metrics/): with a token, GET /metrics on the main port answers to
+     * `Authorization: Bearer <token>` only; without one it is not served there (404).
+     */
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    /**
+     * A listener of its own (on HOST) that serves only /metrics, with no token: for a port
+     * the load balancer does not expose. Unset: none. 0 takes any free port (tests).
+     */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     /** Behind a load balancer, trust X-Forwarded-For so rate limits see the client's address. */
     TRUST_PROXY: booleanFlag.default(false),
     /**

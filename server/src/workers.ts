@@ -77,6 +77,8 @@ export function startWorkers(options: {
   /** The company name e-mails are signed with (site content). */
   siteName: string;
   log: FastifyBaseLogger;
+  /** Told each settled batch's lags (the metrics' settlement_lag_seconds). */
+  onSettled?(lagsMs: readonly number[]): void;
 }): Workers {
   const { config, database, clock, bus, feeds, vapidKeys, receiptSigningKey, siteName, log } =
     options;
@@ -113,6 +115,7 @@ export function startWorkers(options: {
     bus,
     log: log.child({ module: "settlement" }),
     staleAfterMs: (symbol) => entryStaleAfterMs(config, findAsset(symbol)!),
+    ...(options.onSettled ? { onSettled: options.onSettled } : {}),
   });
   const notificationLog = log.child({ module: "notifications" });
   const pushSender = startPushSender({

@@ -28,7 +28,49 @@ export interface Database extends Queryable {
   tryAdvisoryLock(key: number): Promise<AdvisoryLock | null>;
   /** Runs a script of several statements (migrations only). */
   execScript(sql: string): Promise<void>;
+  /**
+   * Calls `listener` with the duration of every query from now on (transactions' included),
+   * until the returned function is called. The metrics of each app on this database listen.
+   */
+  onQuery(listener: QueryListener): () => void;
+  /** The connection pool's use now; null when the database has no pool (PGlite). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export type QueryListener = (duration_seconds: number) => void;
+
+export interface PoolStats {
+  /** Connections open, idle among them, and callers waiting for one. */
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/**
+ * The query timing both implementations share: with nobody listening a query pays one
+ * size check; with listeners, two clock reads.
+ */
+export function queryTiming() {
+  const listeners = new Set<QueryListener>();
+  return {
+    onQuery(listener: QueryListener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async timed<T>(query: () => Promise<T>): Promise<T> {
+      if (listeners.size === 0) return query();
+      const started = performance.now();
+      try {
+        return await query();
+      } finally {
+        const duration_seconds = (performance.now() - started) / 1000;
+        for (const listener of listeners) listener(duration_seconds);
+      }
+    },
+  };
 }
 
 export interface AdvisoryLock {

@@ -6,6 +6,7 @@ import {
   parseInt8,
   type Queryable,
   type QueryResult,
+  queryTiming,
 } from "./database.ts";
 
 /** The embedded database, which can also write its whole data folder out as one file. */
@@ -29,9 +30,10 @@ export async function openPgliteDatabase(
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
 
+  const timing = queryTiming();
   const wrap = (target: Pick<PGlite, "query">): Queryable => ({
     async query<Row>(sql: string, params: unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await target.query<Row>(sql, params);
+      const result = await timing.timed(() => target.query<Row>(sql, params));
       // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
       return {
         rows: result.rows,
@@ -51,6 +53,9 @@ export async function openPgliteDatabase(
     async execScript(sql) {
       await pglite.exec(sql);
     },
+    onQuery: timing.onQuery,
+    // One embedded connection, no pool.
+    poolStats: () => null,
     async close() {
       await pglite.close();
     },

@@ -5,6 +5,7 @@ import {
   parseInt8,
   type Queryable,
   type QueryResult,
+  queryTiming,
 } from "./database.ts";
 
 /** Limits on the pool: a slow database must not swallow every request slot forever. */
@@ -30,9 +31,10 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
   pool.on("error", () => {});
   await pool.query("SELECT 1");
 
+  const timing = queryTiming();
   const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<Row>(sql: string, params: unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await target.query(sql, params);
+      const result = await timing.timed(() => target.query(sql, params));
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
   });
@@ -90,6 +92,12 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
     async execScript(sql) {
       await pool.query(sql);
     },
+    onQuery: timing.onQuery,
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     async close() {
       await pool.end();
     },

@@ -73,6 +73,23 @@ function smtpTransportOptions(smtpUrl: string) {
 }
 
 /** Kick after a commit that queued mail; stop also closes the SMTP connections. */
+/**
+ * The outbox's depth, for the metrics: e-mails still to send (tries left), and e-mails given
+ * up on after `delivery_attempts_max` tries. Both read the unsent rows of the partial index
+ * `outbox_emails_due_idx`, so sent mail never costs the count anything.
+ */
+export async function outboxDepth(
+  database: Queryable,
+): Promise<{ pending: number; failed: number }> {
+  const result = await database.query<{ pending: number; failed: number }>(
+    `SELECT COUNT(*) FILTER (WHERE attempts < $1)::bigint AS pending,
+            COUNT(*) FILTER (WHERE attempts >= $1)::bigint AS failed
+     FROM outbox_emails WHERE sent_at IS NULL`,
+    [delivery_attempts_max],
+  );
+  return result.rows[0] ?? { pending: 0, failed: 0 };
+}
+
 export type OutboxDelivery = PollingWorker;
 
 /**

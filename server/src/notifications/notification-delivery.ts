@@ -12,6 +12,17 @@ const poll_interval_ms = 1_000;
 /** A pass that fails (the database) is retried after at most this long: traders wait live. */
 const pass_failure_backoff_ms_max = 10_000;
 
+/**
+ * Notifications stored but not yet announced, for the metrics. A pass deletes the rows it
+ * announced, so the table holds only the backlog.
+ */
+export async function pendingNotificationDeliveries(database: Database): Promise<number> {
+  const result = await database.query<{ pending: number }>(
+    "SELECT COUNT(*)::bigint AS pending FROM notification_deliveries",
+  );
+  return result.rows[0]?.pending ?? 0;
+}
+
 /** Kick after a commit that stored notifications. */
 export type NotificationDelivery = PollingWorker;
 

@@ -51,6 +51,8 @@ class TickRing {
 
 export class PriceStore {
   readonly #rings = new Map<string, TickRing>();
+  /** Ticks recorded since start, by feed: the metrics' ticks per second of each feed. */
+  readonly #recordedBySource = new Map<FeedSource, number>();
 
   /**
    * Records a tick; one not newer than the symbol's newest is ignored (out of order, or the
@@ -64,7 +66,13 @@ export class PriceStore {
     }
     if (ring.count > 0 && tick.at <= ring.times[ring.index(ring.count - 1)]!) return false;
     ring.push(tick.at, tick.price, tick.source);
+    this.#recordedBySource.set(tick.source, (this.#recordedBySource.get(tick.source) ?? 0) + 1);
     return true;
+  }
+
+  /** Ticks recorded since start, by feed (a tick ignored as not newer is not counted). */
+  recordedBySource(): ReadonlyMap<FeedSource, number> {
+    return this.#recordedBySource;
   }
 
   last(symbol: string): Tick | undefined {

@@ -17,6 +17,21 @@ const lease_ms = 2 * 60_000;
 /** Push services take at least 4 KB of payload: the message is cut to stay well inside. */
 const message_bytes_max = 3000;
 
+/**
+ * Push delivery's depth, for the metrics: pushes still to try, and pushes abandoned after
+ * their attempts ran out. Delivered pushes are deleted, so the table holds only these two.
+ */
+export async function pushDeliveryDepth(
+  database: Database,
+): Promise<{ pending: number; abandoned: number }> {
+  const result = await database.query<{ pending: number; abandoned: number }>(
+    `SELECT COUNT(*) FILTER (WHERE abandoned_at IS NULL)::bigint AS pending,
+            COUNT(*) FILTER (WHERE abandoned_at IS NOT NULL)::bigint AS abandoned
+     FROM push_deliveries`,
+  );
+  return result.rows[0] ?? { pending: 0, abandoned: 0 };
+}
+
 /** Kick after a commit that queued pushes. */
 export type PushSender = PollingWorker;
 

@@ -38,6 +38,8 @@ interface SettlementDependencies {
   log: FastifyBaseLogger;
   /** The entry limit of an asset (prices/market-status.ts): how old the price in force may be. */
   staleAfterMs(symbol: string): number;
+  /** Told each committed batch's lags (expiry to settlement), for the metrics. */
+  onSettled?(lagsMs: readonly number[]): void;
 }
 
 /**
@@ -89,6 +91,9 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
       // Committed: these windows need no rewrite until more ticks arrive.
       for (const window of windows ?? []) storedWindows.remember(window);
       settledTotal += settled.length;
+      if (settled.length > 0) {
+        dependencies.onSettled?.(settled.map((trade) => trade.settlement_lag_ms ?? 0));
+      }
       for (const trade of settled) {
         dependencies.bus.publish({ type: "trade", userId: trade.user_id, trade: tradeView(trade) });
       }
@@ -281,6 +286,19 @@ async function settleBatch(
     });
     return { settled, claimed: due.rows.length, skipped, balances: balances.rows, windows };
   });
+}
+
+/**
+ * Open trades already past their expiry: settlement's backlog, for the metrics. Counted by
+ * the partial index `trades_open_due_idx` (open trades only, by expiry), so it stays cheap
+ * however many trades have settled.
+ */
+export async function dueUnsettledCount(database: Database, now: Date): Promise<number> {
+  const result = await database.query<{ due: number }>(
+    "SELECT COUNT(*)::bigint AS due FROM trades WHERE status = 'open' AND expires_at <= $1",
+    [now],
+  );
+  return result.rows[0]?.due ?? 0;
 }
 
 /**

@@ -47,6 +47,23 @@ const sessionAbsoluteHours = z.coerce
   .min(1, "must be at least 1 hour")
   .max(365 * 24, "must be at most 8760 (a year)");
 
+/**
+ * The readiness delay is part of the shutdown's time: one as long as the whole would leave
+ * none to finish the in-flight requests.
+ */
+function refineShutdown(
+  config: { SHUTDOWN_READINESS_DELAY_MS: number; SHUTDOWN_TIMEOUT_MS: number },
+  context: z.RefinementCtx,
+) {
+  if (config.SHUTDOWN_READINESS_DELAY_MS >= config.SHUTDOWN_TIMEOUT_MS) {
+    context.addIssue({
+      code: "custom",
+      path: ["SHUTDOWN_READINESS_DELAY_MS"],
+      message: "must be less than SHUTDOWN_TIMEOUT_MS",
+    });
+  }
+}
+
 /** An idle time longer than the absolute one would never apply: a sign of a typo. */
 function refineSessionLifetimes(
   config: {
@@ -102,6 +119,27 @@ export const configSchema = z
     ALLOW_REAL_TRADING_ON_SIMULATED_PRICES: booleanFlag.default(false),
     /** Behind a load balancer, trust X-Forwarded-For so rate limits see the client's address. */
     TRUST_PROXY: booleanFlag.default(false),
+    /**
+     * On SIGTERM the process answers GET /ready with 503 at once and keeps serving this long
+     * before it stops taking connections, so a load balancer's health check (every 1-2 s)
+     * has noticed and sends nothing new by then.
+     */
+    SHUTDOWN_READINESS_DELAY_MS: z.coerce
+      .number({ error: "must be a whole number of milliseconds" })
+      .int("must be a whole number of milliseconds")
+      .min(0, "must be 0 or more")
+      .max(60_000, "must be at most 60000")
+      .default(2_000),
+    /**
+     * The whole shutdown's bound (readiness delay included): past it the process exits 1
+     * whatever is still running. A supervisor's own stop timeout should be longer.
+     */
+    SHUTDOWN_TIMEOUT_MS: z.coerce
+      .number({ error: "must be a whole number of milliseconds" })
+      .int("must be a whole number of milliseconds")
+      .min(1_000, "must be at least 1000")
+      .max(300_000, "must be at most 300000")
+      .default(10_000),
     /**
      * The first admin, created on a start that finds no admin (PRODUCT.md D7): ADMIN_EMAIL
      * (default admin@example.com) and ADMIN_PASSWORD; without a password a one-time password
@@ -221,7 +259,8 @@ export const configSchema = z
   })
   .superRefine(refineFeedConfig)
   .superRefine(refinePushConfig)
-  .superRefine(refineSessionLifetimes);
+  .superRefine(refineSessionLifetimes)
+  .superRefine(refineShutdown);
 
 export type RawConfig = z.infer<typeof configSchema>;
 

@@ -27,6 +27,19 @@ describe("configuration", () => {
     );
   });
 
+  it("bounds the shutdown: a readiness delay (2 s) inside the whole (10 s), shorter than it", () => {
+    const config = loadConfig({});
+    expect(config.SHUTDOWN_READINESS_DELAY_MS).toBe(2_000);
+    expect(config.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(loadConfig({ SHUTDOWN_READINESS_DELAY_MS: "0" }).SHUTDOWN_READINESS_DELAY_MS).toBe(0);
+    expect(() =>
+      loadConfig({ SHUTDOWN_READINESS_DELAY_MS: "5000", SHUTDOWN_TIMEOUT_MS: "5000" }),
+    ).toThrow("SHUTDOWN_READINESS_DELAY_MS: must be less than SHUTDOWN_TIMEOUT_MS");
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: "500" })).toThrow(
+      "SHUTDOWN_TIMEOUT_MS: must be at least 1000",
+    );
+  });
+
   it("derives PUBLIC_URL from PORT and trims a trailing slash", () => {
     expect(loadConfig({ PORT: "8080" }).PUBLIC_URL).toBe("http://localhost:8080");
     expect(loadConfig({ PUBLIC_URL: "https://trade.example/" }).PUBLIC_URL).toBe(

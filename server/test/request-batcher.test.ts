@@ -38,6 +38,27 @@ describe("createRequestBatcher", () => {
     expect(recorder.batches).toEqual([[1], [2, 3, 4], [5, 6]]);
   });
 
+  it("is idle at once with nothing to do, and otherwise only after every waiting request's call has answered", async () => {
+    const recorder = recordingRun();
+    const batcher = createRequestBatcher({ run: recorder.run, batchMax: 2, inFlightMax: 1 });
+    await batcher.idle();
+    const answers = [1, 2, 3].map((request) => batcher.submit(request));
+    let idle = false;
+    void batcher.idle().then(() => {
+      idle = true;
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    recorder.releaseAll();
+    await turn();
+    // [1] answered, [2, 3] running: not idle yet (a shutdown would cut that call).
+    expect(recorder.batches).toEqual([[1], [2, 3]]);
+    expect(idle).toBe(false);
+    recorder.releaseAll();
+    await turn();
+    expect(idle).toBe(true);
+    expect(await Promise.all(answers)).toEqual([10, 20, 30]);
+  });
+
   it("never puts two requests with one exclusive key in the same call", async () => {
     const recorder = recordingRun();
     const batcher = createRequestBatcher({

@@ -13,8 +13,11 @@ export interface FakeSocket {
   closed: boolean;
   /** Delivers a server message to the page (wrapped in act: it updates React state). */
   push(message: unknown): void;
-  /** The server side closes the socket (the page then reconnects with backoff). */
-  drop(): void;
+  /**
+   * The server side closes the socket (the page then reconnects with backoff), with 1006
+   * (abnormal) unless the test names a code.
+   */
+  drop(code?: number): void;
 }
 
 export interface FakeStream {
@@ -45,10 +48,10 @@ export function installFakeStream(options: { acceptAuth?: boolean; open?: boolea
         if (socket.closed) return;
         act(() => handlers.message(JSON.stringify(message)));
       },
-      drop() {
+      drop(code = 1006) {
         if (socket.closed) return;
         socket.closed = true;
-        act(() => handlers.close(1006));
+        act(() => handlers.close(code));
       },
     };
     sockets.push(socket);

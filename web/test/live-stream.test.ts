@@ -1,4 +1,5 @@
 import type { TradeView } from "@tp/domain/api";
+import { stream_close_service_restart } from "@tp/domain/stream-close-codes";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LivePrices, price_render_interval_ms } from "../src/stream/live-prices.ts";
 import {
@@ -97,6 +98,23 @@ describe("live stream client", () => {
       { type: "subscribe", symbols: ["EURUSD"] },
     ]);
     expect(statuses).toEqual(["live", "down", "live"]);
+  });
+
+  it("reconnects within a second when a draining server closes with 1012 (service restart)", async () => {
+    const fake = start();
+    client.subscribe(["EURUSD"]);
+    await settle();
+    fake.current().drop(stream_close_service_restart);
+    expect(client.status).toBe("down");
+    // Not a final close (as a revoked session's is to the server): the page comes back, through
+    // the load balancer, on a process that is ready.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(fake.sockets).toHaveLength(2);
+    expect(client.status).toBe("live");
+    expect(fake.current().sent).toEqual([
+      { type: "auth", token: "secret" },
+      { type: "subscribe", symbols: ["EURUSD"] },
+    ]);
   });
 
   it("pings while open, and gives up on a socket that has said nothing for too long", async () => {

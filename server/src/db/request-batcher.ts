@@ -7,6 +7,11 @@
  */
 export interface RequestBatcher<Request, Answer> {
   submit(request: Request): Promise<Answer>;
+  /**
+   * Resolves once no request waits and no call runs (at once when idle): a shutdown waits
+   * for it before closing the database, so every call it started has committed or failed.
+   */
+  idle(): Promise<void>;
 }
 
 export interface RequestBatcherOptions<Request, Answer> {
@@ -34,6 +39,14 @@ export function createRequestBatcher<Request, Answer>(
 ): RequestBatcher<Request, Answer> {
   let waiting: Array<Waiting<Request, Answer>> = [];
   let inFlight = 0;
+  let idleWaiters: Array<() => void> = [];
+
+  function settleIdle() {
+    if (inFlight > 0 || waiting.length > 0) return;
+    const resolved = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of resolved) resolve();
+  }
 
   function flush() {
     while (inFlight < options.inFlightMax && waiting.length > 0) {
@@ -54,6 +67,7 @@ export function createRequestBatcher<Request, Answer>(
       void run(batch).finally(() => {
         inFlight -= 1;
         flush();
+        settleIdle();
       });
     }
   }
@@ -75,6 +89,12 @@ export function createRequestBatcher<Request, Answer>(
       return new Promise<Answer>((resolve, reject) => {
         waiting.push({ request, resolve, reject });
         flush();
+      });
+    },
+    idle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        settleIdle();
       });
     },
   };

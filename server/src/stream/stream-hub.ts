@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import type { MarketState } from "@tp/domain/market-state";
+import { stream_close_service_restart } from "@tp/domain/stream-close-codes";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
 import { findSession, type SessionLifetimes } from "../auth/sessions.ts";
@@ -13,6 +14,12 @@ import { client_queued_messages_max, heartbeat_interval_ms } from "./stream-limi
 import { createSubscriptionRegistry } from "./subscription-registry.ts";
 import { textFrame } from "./text-frame.ts";
 import { createTickFanOut } from "./tick-fan-out.ts";
+
+/**
+ * After stop() told every socket to reconnect elsewhere, one that has not finished the close
+ * handshake by then is cut: the process's shutdown waits for its connections to end.
+ */
+export const stop_close_grace_ms = 1_000;
 
 /** How often each asset's state is compared with the last one sent. */
 export const market_state_watch_ms = 500;
@@ -161,9 +168,15 @@ export function startStreamHub(options: {
   heartbeat.unref();
 
   const messages = { database, clock, sessionLifetimes, registry, writer };
+  let stopped = false;
 
   return {
     accept(socket) {
+      // Draining: a socket that still reached this process goes elsewhere at once.
+      if (stopped) {
+        socket.close(stream_close_service_restart, "service restart");
+        return;
+      }
       const raw = (socket as unknown as { _socket?: Writable })._socket;
       if (!raw) {
         socket.terminate();
@@ -203,7 +216,18 @@ export function startStreamHub(options: {
       clearInterval(stateWatch);
       unsubscribeConnection();
       unsubscribeBus();
-      for (const client of clients) client.socket.close(1001, "server shutting down");
+      stopped = true;
+      // 1012 "service restart", not 1001 "going away": the platform is still up, so the
+      // page reconnects at once (through the load balancer, to a process that is ready).
+      const closing = [...clients];
+      for (const client of closing) {
+        client.socket.close(stream_close_service_restart, "service restart");
+      }
+      if (closing.length > 0) {
+        setTimeout(() => {
+          for (const client of closing) client.socket.terminate();
+        }, stop_close_grace_ms).unref();
+      }
     },
   };
 }

@@ -36,6 +36,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       SMTP_URL: "",
       // Suites register traders from the United Kingdom, restricted by default.
       RESTRICTED_COUNTRIES: "",
+      // No load balancer polls these processes: a stop need not wait for one to notice.
+      // Suites that test draining behind one (readiness.test.ts) set their own delay.
+      SHUTDOWN_READINESS_DELAY_MS: "0",
       ...env,
       PORT: String(port),
     },

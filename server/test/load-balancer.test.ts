@@ -155,8 +155,10 @@ class ReconnectingStream {
 
 interface Attempt {
   sentAt: number;
+  /** null: no HTTP answer at all (the connection to HAProxy failed). */
   status: number | null;
   servedBy: string | null;
+  error?: string;
 }
 
 interface PlacedTrade {
@@ -333,11 +335,17 @@ describe.runIf(environment !== null)(
                 // Refused on its merits (e.g. a price too old while the feed changes hands):
                 // nothing was placed; the next trade gets a new key.
                 refused.push({ status: reply.status, code: reply.body?.code });
-                placed.pop();
+                placed.splice(placed.indexOf(trade), 1);
                 break;
               }
-            } catch {
-              trade.attempts.push({ sentAt, status: null, servedBy: null });
+            } catch (error) {
+              const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+              trade.attempts.push({
+                sentAt,
+                status: null,
+                servedBy: null,
+                error: cause?.code ?? cause?.message ?? String(error),
+              });
             }
             if (trade.id === null) await sleep(50);
           }
@@ -364,11 +372,13 @@ describe.runIf(environment !== null)(
         const aTerminatedAt = Date.now();
         a.child.kill("SIGTERM");
         const aDownAt = await seenState("a", /^DOWN/);
+        // HAProxy took a out on its readiness answer, while a still served (for
+        // SHUTDOWN_READINESS_DELAY_MS, 2 s), not later when its connections were refused.
+        expect(aDownAt - aTerminatedAt).toBeLessThan(2_000);
         expect(await a.exited).toBe(0);
         for (const stream of onA) {
-          expect([1001, 1012]).toContain(
-            stream.connections.find((c) => c.servedBy === "a")?.closeCode,
-          ); // TEMP
+          // 1012 "service restart": the server asks the client to come back elsewhere.
+          expect(stream.connections.find((c) => c.servedBy === "a")?.closeCode).toBe(1012);
           const again = await until(
             "a socket of a to reconnect and tick",
             async () => stream.tickedSince(aTerminatedAt),
@@ -412,21 +422,31 @@ describe.runIf(environment !== null)(
           attempts.filter((attempt) => attempt.servedBy === server && attempt.sentAt > downAt);
         expect(late("a", aDownAt)).toEqual([]);
         expect(late("b", bDownAt)).toEqual([]);
-        // No process answered a trade with a server error of its own: a 5xx came only
-        // from HAProxy while a process died under it.
+        // No process answered a trade with a server error of its own. The one 5xx a process
+        // may give is the draining a's 503 to a request that reached it after it stopped
+        // taking requests (Fastify's return503OnClosing: the handler never ran); HAProxy
+        // does not resend a POST that reached a server, the client resends it, same key.
         expect(
           attempts.filter(
             (attempt) =>
               attempt.status !== null &&
               attempt.status >= 500 &&
-              /^[abc]$/.test(attempt.servedBy ?? ""),
+              /^[abc]$/.test(attempt.servedBy ?? "") &&
+              !(
+                attempt.servedBy === "a" &&
+                attempt.status === 503 &&
+                attempt.sentAt > aTerminatedAt
+              ),
           ),
         ).toEqual([]);
         const failedAttempts = attempts
           .filter((attempt) => attempt.status !== 201)
-          .map((attempt) => attempt.status ?? "no answer");
+          .map(
+            (attempt) =>
+              `${attempt.status ?? attempt.error} from ${attempt.servedBy ?? "HAProxy"}, sent ${attempt.sentAt - aTerminatedAt} ms after a's SIGTERM, ${attempt.sentAt - bKilledAt} ms after b's SIGKILL`,
+          );
         process.stdout.write(
-          `load balancer: ${placed.length} trades acknowledged; attempts answered otherwise and retried: ${JSON.stringify(failedAttempts)}; refused on their merits: ${refused.length}\n`,
+          `load balancer: ${placed.length} trades acknowledged; attempts answered otherwise and retried: ${JSON.stringify(failedAttempts)}; refused on their merits (a new key follows): ${JSON.stringify(refused.map((refusal) => refusal.code))}; HAProxy took a out ${aDownAt - aTerminatedAt} ms after its SIGTERM, b ${bDownAt - bKilledAt} ms after its SIGKILL\n`,
         );
       } finally {
         trading = false;

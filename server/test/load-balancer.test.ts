@@ -344,7 +344,7 @@ describe.runIf(environment !== null)(
                 sentAt,
                 status: null,
                 servedBy: null,
-                error: cause?.code ?? cause?.message ?? String(error),
+                error: [cause?.code, cause?.message ?? String(error)].filter(Boolean).join(" "),
               });
             }
             if (trade.id === null) await sleep(50);

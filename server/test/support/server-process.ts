@@ -19,15 +19,17 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** A real server process (`server/src/main.ts`) on a free port with the given settings. */
+/**
+ * A real server process (`server/src/main.ts`) with the given settings, on `env.PORT` when
+ * given (a load balancer's configuration names it before the process starts), else a free port.
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   // One process (no tsx wrapper), so a signal reaches the server itself.
   const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
     cwd: repositoryRoot,
     env: {
       ...process.env,
-      PORT: String(port),
       HOST: "127.0.0.1",
       RATE_LIMIT_FACTOR: "0",
       LOG_LEVEL: "warn",
@@ -38,6 +40,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       // Suites that test draining behind one (readiness.test.ts) set their own delay.
       SHUTDOWN_READINESS_DELAY_MS: "0",
       ...env,
+      PORT: String(port),
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

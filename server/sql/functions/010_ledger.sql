@@ -57,6 +57,7 @@ DECLARE
   v_is_short boolean;
   v_index integer;
   v_sequence text := pg_get_serial_sequence('journal_entries', 'id');
+  v_all_fit boolean;
 BEGIN
   IF COALESCE(cardinality(p_entries), 0) = 0 THEN
     RETURN;
@@ -82,75 +83,97 @@ BEGIN
     SELECT DISTINCT p.account_id FROM unnest(p_entries) AS e, unnest(e.postings) AS p
   ));
 
-  -- 2. Every posting but the trader debits (credits, system accounts), one update per
-  --    account: within one call, money credited counts before money debited.
-  UPDATE ledger_accounts a SET balance_cents = a.balance_cents + d.delta
-  FROM (
-    SELECT p.account_id, SUM(p.amount_cents) AS delta
-    FROM unnest(p_entries) AS e, unnest(e.postings) AS p
-    WHERE NOT COALESCE(e.probe, false)
-      AND NOT (p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system)))
-    GROUP BY p.account_id
-  ) d
-  WHERE a.id = d.account_id;
+  -- The common case (issue 16): no probe entry, and every trader account's net change
+  -- leaves it at zero or more. Then no entry can come up short (credits count first, so a
+  -- prefix of an account's debits never takes it lower than all of them do), steps 2 and 3
+  -- would write every entry, and each account's balance moves once, with its chain head, in
+  -- step 4's one UPDATE: one new row version per account per call instead of two or more.
+  -- The read sees the committed balances: the rows are locked (step 1), and this statement's
+  -- snapshot is taken after the locks were granted.
+  SELECT NOT EXISTS (SELECT 1 FROM unnest(p_entries) AS e WHERE COALESCE(e.probe, false))
+     AND NOT EXISTS (
+       SELECT 1
+       FROM (SELECT p.account_id, SUM(p.amount_cents) AS delta
+             FROM unnest(p_entries) AS e, unnest(e.postings) AS p
+             WHERE NOT (p.account_id = ANY (v_system))
+             GROUP BY p.account_id) d
+       JOIN ledger_accounts a ON a.id = d.account_id
+       WHERE d.delta < 0 AND a.balance_cents + d.delta < 0
+     )
+  INTO v_all_fit;
 
-  -- 3. The guarded debits of trader accounts, entry by entry in order (a later entry sees
-  --    the balance the earlier ones left). An entry that comes up short, and a probe, is
-  --    undone and not written.
-  v_guarded := ARRAY(
-    SELECT DISTINCT e.ordinality::integer
-    FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
-    WHERE p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system))
-    ORDER BY 1
-  );
-  FOREACH v_index IN ARRAY v_guarded LOOP
-    v_entry := p_entries[v_index];
-    v_debited := '{}';
-    v_is_short := false;
-    FOREACH v_posting IN ARRAY v_entry.postings LOOP
-      CONTINUE WHEN v_posting.amount_cents >= 0 OR v_posting.account_id = ANY (v_system);
-      UPDATE ledger_accounts a SET balance_cents = a.balance_cents + v_posting.amount_cents
-      WHERE a.id = v_posting.account_id AND a.balance_cents + v_posting.amount_cents >= 0;
-      IF NOT FOUND THEN
-        v_is_short := true;
-        EXIT;
-      END IF;
-      v_debited := v_debited || v_posting;
-    END LOOP;
-    IF v_is_short OR COALESCE(v_entry.probe, false) THEN
-      UPDATE ledger_accounts a SET balance_cents = a.balance_cents - d.amount_cents
-      FROM unnest(v_debited) AS d WHERE a.id = d.account_id;
-      v_unwritten := v_unwritten || v_index;
-      IF v_is_short AND COALESCE(v_entry.probe, false) THEN
-        v_probe_short := v_probe_short || v_index;
-      ELSIF v_is_short THEN
-        v_short := v_short || v_index;
-      END IF;
-    END IF;
-  END LOOP;
-  -- A short entry's other postings (step 2) are taken back. (Should a later entry's debit
-  -- have needed that money, the CHECK constraint refuses the negative balance and the
-  -- caller's transaction fails: nothing is overdrawn.)
-  IF cardinality(v_short) > 0 THEN
-    UPDATE ledger_accounts a SET balance_cents = a.balance_cents - d.delta
+  IF NOT v_all_fit THEN
+    -- 2. Every posting but the trader debits (credits, system accounts), one update per
+    --    account: within one call, money credited counts before money debited.
+    UPDATE ledger_accounts a SET balance_cents = a.balance_cents + d.delta
     FROM (
       SELECT p.account_id, SUM(p.amount_cents) AS delta
-      FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
-      WHERE e.ordinality::integer = ANY (v_short)
+      FROM unnest(p_entries) AS e, unnest(e.postings) AS p
+      WHERE NOT COALESCE(e.probe, false)
         AND NOT (p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system)))
       GROUP BY p.account_id
     ) d
     WHERE a.id = d.account_id;
+
+    -- 3. The guarded debits of trader accounts, entry by entry in order (a later entry sees
+    --    the balance the earlier ones left). An entry that comes up short, and a probe, is
+    --    undone and not written.
+    v_guarded := ARRAY(
+      SELECT DISTINCT e.ordinality::integer
+      FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
+      WHERE p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system))
+      ORDER BY 1
+    );
+    FOREACH v_index IN ARRAY v_guarded LOOP
+      v_entry := p_entries[v_index];
+      v_debited := '{}';
+      v_is_short := false;
+      FOREACH v_posting IN ARRAY v_entry.postings LOOP
+        CONTINUE WHEN v_posting.amount_cents >= 0 OR v_posting.account_id = ANY (v_system);
+        UPDATE ledger_accounts a SET balance_cents = a.balance_cents + v_posting.amount_cents
+        WHERE a.id = v_posting.account_id AND a.balance_cents + v_posting.amount_cents >= 0;
+        IF NOT FOUND THEN
+          v_is_short := true;
+          EXIT;
+        END IF;
+        v_debited := v_debited || v_posting;
+      END LOOP;
+      IF v_is_short OR COALESCE(v_entry.probe, false) THEN
+        UPDATE ledger_accounts a SET balance_cents = a.balance_cents - d.amount_cents
+        FROM unnest(v_debited) AS d WHERE a.id = d.account_id;
+        v_unwritten := v_unwritten || v_index;
+        IF v_is_short AND COALESCE(v_entry.probe, false) THEN
+          v_probe_short := v_probe_short || v_index;
+        ELSIF v_is_short THEN
+          v_short := v_short || v_index;
+        END IF;
+      END IF;
+    END LOOP;
+    -- A short entry's other postings (step 2) are taken back. (Should a later entry's debit
+    -- have needed that money, the CHECK constraint refuses the negative balance and the
+    -- caller's transaction fails: nothing is overdrawn.)
+    IF cardinality(v_short) > 0 THEN
+      UPDATE ledger_accounts a SET balance_cents = a.balance_cents - d.delta
+      FROM (
+        SELECT p.account_id, SUM(p.amount_cents) AS delta
+        FROM unnest(p_entries) WITH ORDINALITY AS e, unnest(e.postings) AS p
+        WHERE e.ordinality::integer = ANY (v_short)
+          AND NOT (p.amount_cents < 0 AND NOT (p.account_id = ANY (v_system)))
+        GROUP BY p.account_id
+      ) d
+      WHERE a.id = d.account_id;
+    END IF;
+    -- A probe entry is never written, whether or not it debits a trader.
+    v_unwritten := v_unwritten || ARRAY(
+      SELECT e.ordinality::integer FROM unnest(p_entries) WITH ORDINALITY AS e
+      WHERE COALESCE(e.probe, false) AND NOT (e.ordinality::integer = ANY (v_guarded))
+    );
   END IF;
-  -- A probe entry is never written, whether or not it debits a trader.
-  v_unwritten := v_unwritten || ARRAY(
-    SELECT e.ordinality::integer FROM unnest(p_entries) WITH ORDINALITY AS e
-    WHERE COALESCE(e.probe, false) AND NOT (e.ordinality::integer = ANY (v_guarded))
-  );
 
   -- 4. The entries and their postings, each posting chained onto its account's chain
   --    (migration 028): in entry order, then posting order, from the head on the account's
-  --    row, which this transaction holds locked (step 1). The new heads go back on the rows.
+  --    row, which this transaction holds locked (step 1). The new heads go back on the rows,
+  --    with the balances when every entry fits (above).
   RETURN QUERY
   WITH written AS (
     SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings,
@@ -179,8 +202,11 @@ BEGIN
     INSERT INTO postings (entry_id, account_id, amount_cents, chain_seq, prev_hash, row_hash)
     SELECT l.entry_id, l.account_id, l.amount_cents, l.seq, l.prev_hash, l.row_hash FROM linked l
   ), heads_out AS (
-    UPDATE ledger_accounts a SET chain_seq = h.seq, chain_head = h.row_hash
-    FROM (SELECT DISTINCT ON (l.account_id) l.account_id, l.seq, l.row_hash
+    UPDATE ledger_accounts a
+    SET chain_seq = h.seq, chain_head = h.row_hash,
+        balance_cents = a.balance_cents + CASE WHEN v_all_fit THEN h.delta ELSE 0 END
+    FROM (SELECT DISTINCT ON (l.account_id) l.account_id, l.seq, l.row_hash,
+                 SUM(l.amount_cents) OVER (PARTITION BY l.account_id) AS delta
           FROM linked l ORDER BY l.account_id, l.seq DESC) h
     WHERE a.id = h.account_id
   )

@@ -72,3 +72,50 @@ BEGIN
   END LOOP;
 END
 $$;
+
+-- Claims keys like idempotency_claim_all, storing with each fresh key the reply its work will
+-- give when it is done (p_status, and p_bodies[i] for p_claims[i]), so a batch whose work is
+-- done needs no second write per key (issue 16: place_trades). The caller must release, in
+-- the same transaction, every fresh key whose work it does not do: no other transaction can
+-- see the row before commit (a concurrent claim of the key waits on it), so none ever reads a
+-- reply for work that was not done. One INSERT for the whole batch, in (user, key) order.
+CREATE OR REPLACE FUNCTION idempotency_claim_all_replied(
+  p_claims idempotency_key_in[],
+  p_status integer,
+  p_bodies jsonb[]
+) RETURNS TABLE (
+  ord integer,
+  fresh boolean,
+  request_hash text,
+  status_code integer,
+  response_body jsonb
+) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_fresh integer[];
+BEGIN
+  WITH claimed AS (
+    INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response_body, created_at)
+    SELECT c.user_id, c.key, c.request_hash, p_status, p_bodies[c.ordinality], c.at
+    FROM unnest(p_claims) WITH ORDINALITY AS c
+    ORDER BY c.user_id, c.key
+    ON CONFLICT DO NOTHING
+    RETURNING idempotency_keys.user_id, idempotency_keys.key
+  )
+  SELECT COALESCE(array_agg(c.ordinality::integer), '{}') INTO v_fresh
+  FROM unnest(p_claims) WITH ORDINALITY AS c
+  JOIN claimed k ON k.user_id = c.user_id AND k.key = c.key;
+
+  -- A key not fresh was committed by another transaction before this statement's snapshot
+  -- (the INSERT waited for it), so the next statement reads its stored reply.
+  RETURN QUERY
+    SELECT c.ordinality::integer, true, c.request_hash, NULL::integer, NULL::jsonb
+    FROM unnest(p_claims) WITH ORDINALITY AS c
+    WHERE c.ordinality::integer = ANY (v_fresh)
+    UNION ALL
+    SELECT c.ordinality::integer, false, k.request_hash, k.status_code, k.response_body
+    FROM unnest(p_claims) WITH ORDINALITY AS c
+    JOIN idempotency_keys k ON k.user_id = c.user_id AND k.key = c.key
+    WHERE NOT (c.ordinality::integer = ANY (v_fresh));
+END
+$$;

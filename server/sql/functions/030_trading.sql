@@ -41,15 +41,27 @@ DECLARE
   v_guard jsonb[];
   r record;
 BEGIN
-  -- 1. Idempotency keys, claimed in one order (user, key) by the idempotency module.
+  -- 0. A trade id for every request, so that a key can be claimed with its reply: a request
+  --    that places nothing leaves a gap in the ids, as a rolled-back one always did.
+  v_trade := ARRAY(
+    SELECT nextval(pg_get_serial_sequence('trades', 'id'))
+    FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
+  );
+
+  -- 1. Idempotency keys, claimed in one order (user, key) by the idempotency module, each
+  --    with the reply of its trade once placed; step 4 releases the keys of the others.
   v_keyed := ARRAY(
     SELECT i.ordinality::integer FROM unnest(v_items) WITH ORDINALITY AS i
     WHERE i.key IS NOT NULL ORDER BY i.ordinality
   );
   FOR r IN
     SELECT v_keyed[c.ord] AS item_ord, c.fresh, c.request_hash, c.status_code, c.response_body
-    FROM idempotency_claim_all(ARRAY(
+    FROM idempotency_claim_all_replied(ARRAY(
       SELECT ROW(i.user_id, i.key, i.hash, i.start_time)::idempotency_key_in
+      FROM unnest(v_items) WITH ORDINALITY AS i
+      WHERE i.key IS NOT NULL ORDER BY i.ordinality
+    ), 201, ARRAY(
+      SELECT jsonb_set(i.reply, '{data,trade,id}', to_jsonb(v_trade[i.ordinality]))
       FROM unnest(v_items) WITH ORDINALITY AS i
       WHERE i.key IS NOT NULL ORDER BY i.ordinality
     )) AS c
@@ -64,8 +76,7 @@ BEGIN
   --     like the caller's refusal, once the money is known to be there.
   v_guard := trade_guard_refusals(v_items, v_outcome);
 
-  -- 2. The accounts: each trader's, and the house shard its stake goes to; trade ids for
-  --    the requests that will be placed if the money is there.
+  -- 2. The accounts: each trader's, and the house shard its stake goes to.
   v_accounts := ledger_trader_account_ids(ARRAY(
     SELECT ROW(i.user_id, i.is_practice)::ledger_trader_account_in
     FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
@@ -73,12 +84,6 @@ BEGIN
   v_houses := ledger_system_account_ids(ARRAY(
     SELECT i.house_code FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
   ), p_currency);
-  v_trade := ARRAY(
-    SELECT CASE WHEN v_outcome[i.ordinality] IS NULL AND i.refusal IS NULL
-                     AND v_guard[i.ordinality] IS NULL
-                THEN nextval(pg_get_serial_sequence('trades', 'id')) END
-    FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
-  );
 
   -- 3. One stake entry per request not replayed (trader → house shard), a probe for a
   --    request refused anyway; the ledger decides which have the money, in arrival order.
@@ -88,7 +93,10 @@ BEGIN
   );
   FOR r IN
     SELECT p.ord, p.outcome FROM ledger_post(ARRAY(
-      SELECT ROW('trade_stake', 'trade:' || COALESCE(v_trade[n]::text, 'refused'), i.start_time,
+      SELECT ROW('trade_stake',
+                 'trade:' || CASE WHEN i.refusal IS NULL AND v_guard[n] IS NULL
+                                  THEN v_trade[n]::text ELSE 'refused' END,
+                 i.start_time,
                  i.refusal IS NOT NULL OR v_guard[n] IS NOT NULL,
                  ARRAY[ROW(v_accounts[n], -i.stake_cents)::ledger_posting_in,
                        ROW(v_houses[n], i.stake_cents)::ledger_posting_in])::ledger_entry_in
@@ -104,8 +112,8 @@ BEGIN
       ELSE 'refused' END;
   END LOOP;
 
-  -- 4. The placed trades, and their keys' replies; a key whose request wrote nothing is
-  --    released.
+  -- 4. The placed trades (their keys hold their replies since step 1); a key whose request
+  --    wrote nothing is released.
   --    Each placed trade is chained onto its house shard's chain of trades (migration 028),
   --    in arrival order; ledger_post holds the shard locked.
   WITH placed AS (
@@ -141,13 +149,6 @@ BEGIN
   SELECT DISTINCT ON (l.chain) l.chain, l.seq, l.row_hash FROM linked l
   ORDER BY l.chain, l.seq DESC
   ON CONFLICT (house_account_id) DO UPDATE SET seq = EXCLUDED.seq, head = EXCLUDED.head;
-  PERFORM idempotency_complete_all(ARRAY(
-    SELECT ROW(i.user_id, i.key, 201,
-               jsonb_set(i.reply, '{data,trade,id}', to_jsonb(v_trade[i.ordinality])))
-             ::idempotency_reply_in
-    FROM unnest(v_items) WITH ORDINALITY AS i
-    WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] = 'placed'
-  ));
   PERFORM idempotency_release_all(ARRAY(
     SELECT ROW(i.user_id, i.key, i.hash, i.start_time)::idempotency_key_in
     FROM unnest(v_items) WITH ORDINALITY AS i
@@ -155,7 +156,8 @@ BEGIN
   ));
 
   RETURN QUERY
-    SELECT i.ordinality::integer, v_outcome[i.ordinality], v_trade[i.ordinality],
+    SELECT i.ordinality::integer, v_outcome[i.ordinality],
+           CASE WHEN v_outcome[i.ordinality] = 'placed' THEN v_trade[i.ordinality] END,
            b.real_cents, b.practice_cents,
            (v_stored[i.ordinality]->>'status')::integer, v_stored[i.ordinality]->'body',
            v_stored[i.ordinality]->>'hash',

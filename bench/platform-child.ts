@@ -8,23 +8,91 @@
 // moment the house account's row lock is taken (the UPDATE of a house ledger row returns)
 // until the transaction has committed.
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { findExpiration } from "@tp/domain/catalogue";
+import { findAsset, findExpiration, roundPrice } from "@tp/domain/catalogue";
+import { createStaff } from "../server/src/admin/first-admin.ts";
+import { hashPassword } from "../server/src/auth/passwords.ts";
 import { createSession, sessionLifetimesOf } from "../server/src/auth/sessions.ts";
+import { type Clock, type ManualClock, systemClock } from "../server/src/clock.ts";
 import type { Queryable, QueryResult } from "../server/src/db/database.ts";
+import type { Feed, Tick } from "../server/src/feeds/tick.ts";
 import { verifyJournalConsistently } from "../server/src/journal/journal-verify.ts";
 import { checkLedger, house_shards, houseAccountCode } from "../server/src/ledger/ledger.ts";
+import { signInWithSecondFactor } from "../server/src/testing/second-factor-sign-in.ts";
+import { linkIn } from "../server/src/testing/smtp-capture.ts";
 import { startTestPlatform } from "../server/src/testing/test-platform.ts";
 import { createTrader } from "../server/src/users/users.ts";
-import { summarise } from "./lib/stats.ts";
+import { coresBetween, cpuByGroup, summarise } from "./lib/stats.ts";
+import { runTickLoop, type TickLoopStats } from "./lib/tick-loop.ts";
 
-const lifetime_ms_max = 9 * 60_000;
+/**
+ * How long the child may live before it shuts itself down (an orphan guard): 9 min for the
+ * short benchmarks, longer when the parent says so (the soak runs for 30 min and more).
+ */
+const lifetime_ms_max = Number(process.env.BENCH_CHILD_LIFETIME_MS ?? 9 * 60_000);
 
 process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+// Scale-out (the stream bench's two processes): BENCH_CHILD_REDIS_URL puts the platform on the
+// Redis bus; BENCH_CHILD_JOIN_DATABASE_URL makes it a second process of the platform whose
+// database that is (the bus channel is named after the database, so both share it). The
+// fresh database startTestPlatform makes for it stays unused and is dropped on close.
+const redisUrl = process.env.BENCH_CHILD_REDIS_URL;
+const joinDatabaseUrl = process.env.BENCH_CHILD_JOIN_DATABASE_URL;
+
+/**
+ * The soak (bench/lib/soak-run.ts) needs the platform as it runs in production: the system
+ * clock (trades expire and settle in real time, sessions and TOTP steps age for real) and a
+ * feed ingested through the real path (advisory lock, halt watch, tick recording and the
+ * pruning of old ticks and candles, which only the ingesting process runs). The other
+ * benchmarks keep the manual clock and offer ticks themselves.
+ */
+const use_system_clock = process.env.BENCH_CHILD_CLOCK === "system";
+const feed_symbols = (process.env.BENCH_CHILD_FEED_SYMBOLS ?? "").split(",").filter(Boolean);
+const feed_interval_ms = 250;
+/** Extra platform settings from the parent (JSON object of strings), e.g. the first admin. */
+const platform_env = JSON.parse(process.env.BENCH_CHILD_PLATFORM_ENV ?? "{}") as Record<
+  string,
+  string
+>;
+
+/**
+ * A simulated feed on the platform's clock: one tick per symbol every 250 ms (the platform's
+ * rate), a small random walk rounded to the asset's precision, until the platform stops it.
+ */
+function benchFeed(symbols: string[], clock: Clock): Feed {
+  return {
+    source: "simulated",
+    symbols,
+    async *ticks(signal: AbortSignal): AsyncIterable<Tick> {
+      const prices = new Map(symbols.map((symbol, index) => [symbol, 100 + index]));
+      while (!signal.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, feed_interval_ms));
+        if (signal.aborted) return;
+        const at = clock.now().getTime();
+        for (const symbol of symbols) {
+          const asset = findAsset(symbol);
+          if (!asset) throw new Error(`unknown symbol ${symbol}`);
+          const next = roundPrice(asset, prices.get(symbol)! * (1 + (Math.random() - 0.5) * 1e-4));
+          prices.set(symbol, next);
+          yield { symbol, price: next, at, source: "simulated" };
+        }
+      }
+    },
+  };
+}
+
+// systemClock is never advanced here: only the settlement benchmark advances the clock,
+// and it runs on the manual one.
+const clock = use_system_clock ? (systemClock as ManualClock) : undefined;
 const platform = await startTestPlatform("postgres", {
   env: {
     RATE_LIMIT_FACTOR: "0",
     LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "warn",
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...(joinDatabaseUrl ? { DATABASE_URL: joinDatabaseUrl } : {}),
+    ...platform_env,
   },
+  ...(clock ? { clock } : {}),
+  ...(feed_symbols.length > 0 ? { feeds: [benchFeed(feed_symbols, clock ?? systemClock)] } : {}),
 });
 const { database } = platform;
 const databaseUrl = platform.context.config.DATABASE_URL ?? "";
@@ -487,79 +555,103 @@ async function runSettlement(symbols: string[], deadlineMs: number) {
   };
 }
 
+// --- settled history (cost-growth benchmark) --------------------------------------------
+
+/** Trades opened per round while growing history; each round's expiries share one second. */
+const history_round_trades = 50_000;
+
+/**
+ * Settles every open trade as the worker would once they are due: a tick of each symbol
+ * just before the first expiry, the clock moved one millisecond past the last, a tick there,
+ * then settleDue until no due trade is open. The drain's wall time and the CPU of this
+ * process and of PostgreSQL are taken over the settleDue calls only (from /proc).
+ */
+async function settleOpenTrades(symbols: string[], deadlineMs: number) {
+  const expiries = await database.query<{ first: Date | null; last: Date | null; open: number }>(
+    `SELECT MIN(expires_at) AS first, MAX(expires_at) AS last, COUNT(*)::bigint AS open
+     FROM trades WHERE status = 'open'`,
+  );
+  const { first, last, open: due } = expiries.rows[0]!;
+  if (first === null || last === null) {
+    return { due: 0, settled: 0, drainMs: 0, cores: null, passErrors: 0, errorSample: [], open: 0 };
+  }
+  for (const [index, symbol] of symbols.entries()) {
+    offerTick(symbol, 100 + index + 0.5, first.getTime() - 500);
+  }
+  await settleMicrotasks();
+  const aheadMs = last.getTime() + 1 - platform.clock.now().getTime();
+  if (aheadMs > 0) platform.clock.advance(aheadMs);
+  for (const [index, symbol] of symbols.entries()) offerTick(symbol, 100 + index + 0.25);
+  const cpuBefore = cpuByGroup(process.pid);
+  const started = performance.now();
+  let settled = 0;
+  let open = -1;
+  // A failed pass (its batch rolled back) is what the worker would retry: count and go on.
+  const errors: string[] = [];
+  while (performance.now() - started < deadlineMs) {
+    try {
+      settled += await platform.context.settlement.settleDue();
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
+    const result = await database.query<{ open: number }>(
+      "SELECT COUNT(*)::bigint AS open FROM trades WHERE status = 'open' AND expires_at <= $1",
+      [platform.clock.now()],
+    );
+    open = result.rows[0]!.open;
+    if (open === 0) break;
+  }
+  const drainMs = performance.now() - started;
+  const cores = coresBetween(cpuBefore, cpuByGroup(process.pid), drainMs / 1000);
+  return {
+    due,
+    settled,
+    drainMs,
+    cores,
+    passErrors: errors.length,
+    errorSample: errors.slice(0, 3),
+    open,
+  };
+}
+
+/**
+ * Grows the trades table to `target` trades, all settled: rounds of trades opened through
+ * place_trades (seedSettlement) then settled through the worker's settleDue, as a real
+ * database's history would be (stake entries, settlement entries, journal chains).
+ */
+async function growHistory(target: number, symbols: string[], deadlineMs: number) {
+  const started = performance.now();
+  let seedSeconds = 0;
+  let settleSeconds = 0;
+  let added = 0;
+  for (;;) {
+    const count = await database.query<{ n: number }>("SELECT COUNT(*)::bigint AS n FROM trades");
+    const missing = target - count.rows[0]!.n;
+    if (missing <= 0) break;
+    const remainingMs = deadlineMs - (performance.now() - started);
+    if (remainingMs <= 0) throw new Error(`history: ${added} trades added, deadline reached`);
+    const seeded = await seedSettlement(
+      Math.min(history_round_trades, missing),
+      symbols,
+      remainingMs,
+    );
+    seedSeconds += seeded.seconds;
+    const settled = await settleOpenTrades(symbols, remainingMs);
+    if (settled.open !== 0 || settled.passErrors > 0) {
+      throw new Error(
+        `history: settling left ${settled.open} open, ${settled.passErrors} failed passes ${settled.errorSample.join("; ")}`,
+      );
+    }
+    settleSeconds += settled.drainMs / 1000;
+    added += seeded.trades;
+  }
+  return { added, seedSeconds, settleSeconds, seconds: (performance.now() - started) / 1000 };
+}
+
 // --- ticks for the stream --------------------------------------------------------------
 
 let tickLoop: Promise<TickLoopStats> | null = null;
 let tickLoopStop = false;
-interface TickLoopStats {
-  intervalMs: number;
-  rounds: number;
-  offered: number;
-  /** Ticks per second per symbol actually offered. */
-  ratePerSymbol: number;
-  /** How late each round's timer fired after its planned time. */
-  timerLateMs: ReturnType<typeof summarise>;
-  /**
-   * From the first offer of a round until the event loop is free again (the bus delivers in
-   * microtasks, so the stream hub's sends to every subscriber are done by then): wall and
-   * CPU time of this process.
-   */
-  roundWallMs: ReturnType<typeof summarise>;
-  roundCpuMs: ReturnType<typeof summarise>;
-}
-
-/**
- * Rounds of one tick per symbol, each stamped with the wall time of the offer call. A round
- * is planned `intervalMs` after the previous one's start (never sooner, so ticks of a symbol
- * are always >= intervalMs apart and the platform's 250 ms throttle never holds one back);
- * a late timer makes the rate slightly lower, which the stats report.
- */
-async function runTickLoop(symbols: string[], intervalMs: number, durationMs: number) {
-  const started = Date.now();
-  const late: number[] = [];
-  const roundWall: number[] = [];
-  const roundCpu: number[] = [];
-  let rounds = 0;
-  let offered = 0;
-  let lastWall = started - intervalMs;
-  const rounds_max = Math.ceil(durationMs / intervalMs) + 1;
-  const price = new Map(symbols.map((symbol, index) => [symbol, 100 + index]));
-  while (!tickLoopStop && rounds < rounds_max && Date.now() - started < durationMs) {
-    const planned = lastWall + intervalMs;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, planned - Date.now())));
-    if (tickLoopStop) break;
-    const wall = Date.now();
-    if (wall < planned) continue; // a timer never fires early, but be exact about spacing
-    rounds += 1;
-    lastWall = wall;
-    if (late.length < 100_000) late.push(wall - planned);
-    const roundStarted = performance.now();
-    const cpuStarted = process.cpuUsage();
-    for (const symbol of symbols) {
-      const next = Math.round((price.get(symbol)! + (Math.random() - 0.5) * 0.01) * 1000) / 1000;
-      price.set(symbol, next);
-      platform.context.marketData.offer({ symbol, price: next, at: wall, source: "simulated" });
-      offered += 1;
-    }
-    await settleMicrotasks();
-    await settleMicrotasks(); // the stream hub writes each turn's frames in a setImmediate
-    if (roundWall.length < 100_000) {
-      roundWall.push(performance.now() - roundStarted);
-      const cpu = process.cpuUsage(cpuStarted);
-      roundCpu.push((cpu.user + cpu.system) / 1000);
-    }
-  }
-  const elapsedS = (Date.now() - started) / 1000;
-  return {
-    intervalMs,
-    rounds,
-    offered,
-    ratePerSymbol: rounds / elapsedS,
-    timerLateMs: summarise(late),
-    roundWallMs: summarise(roundWall),
-    roundCpuMs: summarise(roundCpu),
-  };
-}
 
 // --- the IPC API -----------------------------------------------------------------------
 
@@ -590,6 +682,12 @@ const api = {
   async runSettlement(params: { symbols: string[]; deadlineMs: number }) {
     return runSettlement(params.symbols, params.deadlineMs);
   },
+  async growHistory(params: { trades: number; symbols: string[]; deadlineMs: number }) {
+    return growHistory(params.trades, params.symbols, params.deadlineMs);
+  },
+  async settleOpenTrades(params: { symbols: string[]; deadlineMs: number }) {
+    return settleOpenTrades(params.symbols, params.deadlineMs);
+  },
   async ledgerCheck() {
     const started = performance.now();
     const violations = await checkLedger(database);
@@ -618,7 +716,12 @@ const api = {
   async startTicks(params: { symbols: string[]; intervalMs: number; durationMs: number }) {
     if (tickLoop) throw new Error("ticks already running");
     tickLoopStop = false;
-    tickLoop = runTickLoop(params.symbols, params.intervalMs, params.durationMs);
+    tickLoop = runTickLoop({
+      ...params,
+      offer: (symbol, price, atMs) =>
+        platform.context.marketData.offer({ symbol, price, at: atMs, source: "simulated" }),
+      stopped: () => tickLoopStop,
+    });
     return {};
   },
   async stopTicks() {
@@ -643,6 +746,70 @@ const api = {
       memory: process.memoryUsage(),
       eventLoopDelayMs: delay,
     };
+  },
+  /** A member of staff signed in through the real API, second factor included. */
+  async signInStaff(params: { email: string; password: string }) {
+    const signedIn = await signInWithSecondFactor(platform, params.email, params.password);
+    return { token: signedIn.token };
+  },
+  /** A second admin, made as `npm run admin -- create` makes one (four eyes need two). */
+  async createAdmin(params: { email: string; password: string }) {
+    const passwordHash = await hashPassword(params.password);
+    const created = await database.transaction((transaction) =>
+      createStaff(
+        transaction,
+        params.email,
+        passwordHash,
+        "admin",
+        { userId: null, label: "bench", ip: null },
+        platform.clock.now(),
+      ),
+    );
+    if (created.kind !== "created") throw new Error(`staff ${params.email} not created`);
+    return {};
+  },
+  /** A trader who signs in with a password (argon2 hash, as registration stores it). */
+  async createPasswordTrader(params: { email: string; password: string }) {
+    const passwordHash = await hashPassword(params.password);
+    const user = await database.transaction((transaction) =>
+      createTrader(
+        transaction,
+        {
+          email: params.email,
+          passwordHash,
+          first_name: "Soak",
+          last_name: "SignIn",
+          phone_number: "+33 1 23 45 67 89",
+          country: "France",
+          referral_code: null,
+        },
+        platform.context.config.practice_balance_cents,
+        platform.clock.now(),
+      ),
+    );
+    if (!user) throw new Error(`${params.email} already exists`);
+    return { userId: user.id };
+  },
+  /**
+   * The token of the link in the e-mail to `to` whose subject starts with `subjectPrefix`,
+   * as the trader would open it. The message is then forgotten: the capture keeps every
+   * message in this process's memory, which over a soak would read as a leak of the server.
+   */
+  async emailedLinkToken(params: { to: string; subjectPrefix: string }) {
+    const escaped = params.subjectPrefix.replace(/[.*+?^$()|[\]{}\\]/g, "\\$&");
+    const subject = new RegExp(`^${escaped}`);
+    const mail = await platform.smtp.waitFor(params.to, subject);
+    const messages = platform.smtp.messages;
+    messages.splice(messages.indexOf(mail), 1);
+    const url = new URL(linkIn(mail, "http://localhost:3000/"));
+    return { token: url.searchParams.get("token") ?? "" };
+  },
+  /** Forgets captured mail but the newest `keep` messages (see emailedLinkToken). */
+  async trimCapturedMail(params: { keep: number }) {
+    const messages = platform.smtp.messages;
+    const dropped = Math.max(0, messages.length - params.keep);
+    messages.splice(0, dropped);
+    return { dropped };
   },
   async close() {
     await platform.close();

@@ -3,10 +3,16 @@
 // (default postgres://postgres@127.0.0.1:5432/postgres) and pgbench; not part of npm test.
 //   place-trade  POST /api/v1/place-trade, 1,000 traders, 64 keep-alive connections, vs pgbench
 //   settlement   50,000 trades expiring in the same second
-//   stream       WebSocket fan-out ramp 1k → 10k sockets × 10 symbols × 4 ticks/s
+//   stream       WebSocket fan-out ramp 1k → 10k sockets × 10 symbols × 4 ticks/s, beside a
+//                minimal ws server; then two server processes on Redis (needs REDIS_URL)
 //   hot-path     GET /api/v1/user and POST /api/v1/login on PGlite (the original benchmark)
 //   lighthouse   Lighthouse mobile on the public pages (needs `npm run build` and Chromium)
+//   cost-growth  place-trade and settlement cost at 1k, 10k, 100k and 1M settled trades in the
+//                database (~17 min: run it by name; BENCH_GROWTH_SIZES=1000,10000 is shorter)
+//   soak         the realistic mix for BENCH_SOAK_MINUTES (default 30) on the system clock,
+//                then memory, connections, table sizes, retention, ledger and journal checks
 import { performance } from "node:perf_hooks";
+import { runCostGrowthBench } from "./cost-growth.ts";
 import { runHotPathBench } from "./hot-path.ts";
 import {
   type BenchResult,
@@ -18,6 +24,7 @@ import {
 import { runLighthouseBench } from "./lighthouse.ts";
 import { runPlaceTradeBench } from "./place-trade.ts";
 import { runSettlementBench } from "./settlement.ts";
+import { runSoakBench } from "./soak.ts";
 import { runStreamBench } from "./stream.ts";
 
 process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
@@ -30,6 +37,8 @@ const benchmarks: Record<string, () => Promise<BenchResult>> = {
   stream: runStreamBench,
   "hot-path": runHotPathBench,
   lighthouse: runLighthouseBench,
+  "cost-growth": runCostGrowthBench,
+  soak: runSoakBench,
 };
 
 const requested = process.argv.slice(2).filter((argument) => argument !== "--");
@@ -40,11 +49,13 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
-// Lighthouse needs a build and a browser: it runs when named, not by default.
+// Lighthouse needs a build and a browser, cost-growth ~17 minutes, the soak half an hour:
+// they run when named.
+const named_only = ["lighthouse", "cost-growth", "soak"];
 const names =
   requested.length > 0
     ? requested
-    : Object.keys(benchmarks).filter((name) => name !== "lighthouse");
+    : Object.keys(benchmarks).filter((name) => !named_only.includes(name));
 
 console.info(
   `bench: ${names.join(", ")} | node ${process.version} | load average ${loadAverage()} | ${new Date().toISOString()}`,

@@ -4,7 +4,8 @@
 // timed in wall time, per batch, and per trade. A light place-trade probe runs meanwhile.
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { type PlatformChild, startPlatformChild } from "./lib/child.ts";
+import { adminDatabaseUrl, type PlatformChild, startPlatformChild } from "./lib/child.ts";
+import { formatStatementTimes, statementTimes } from "./lib/postgres.ts";
 import {
   type BenchResult,
   coresBetween,
@@ -124,6 +125,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
     notes.push(
       `Setup: ${traders_count} traders in ${fixed(setup.seconds)} s; ${seeded.trades} open trades with their stake entries (place_trades, 500 per call, 4 calls at a time each on its own house shards) in ${fixed(seeded.seconds)} s (${fixed(seeded.trades / seeded.seconds, 0)} trades/s).`,
     );
+    const statements = await statementTimes(adminDatabaseUrl(), server.databaseName);
     const cpuBefore = cpuByGroup(server.pid);
     const wallBefore = performance.now();
     const probe = startProbe(server.baseUrl, setup.tokens);
@@ -136,6 +138,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
     const wallS = (performance.now() - wallBefore) / 1000;
     const cores = coresBetween(cpuBefore, cpuByGroup(server.pid), wallS);
     const memory = processMemoryMiB(server.pid);
+    const statementTop = await statements.top(16);
     const ledger = await server.call("ledgerCheck", undefined, 180_000);
     const warnings = server.warnings();
 
@@ -233,6 +236,9 @@ export async function runSettlementBench(): Promise<BenchResult> {
       `Server event-loop delay during settlement p99 ${fixed(result.eventLoopDelayMs.p99)} ms, max ${fixed(result.eventLoopDelayMs.max)} ms.`,
       `Probe failures: ${JSON.stringify(probeResult.failures)}. Server warn+ log lines: ${warnings.count}${warnings.count ? ` e.g. ${warnings.sample[0]}` : ""}.`,
       `Load average before: ${loadBefore}; after: ${loadAverage()}.`,
+      statements.available
+        ? `PostgreSQL time by statement during settlement (pg_stat_statements, track = all; a nested statement's time is also its caller's):\n  ${formatStatementTimes(statementTop)}`
+        : "PostgreSQL time by statement: not measured (pg_stat_statements is not in shared_preload_libraries).",
     );
     return {
       name: "settlement",

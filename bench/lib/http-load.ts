@@ -8,6 +8,8 @@ export interface RequestSpec {
   path: string;
   body: Buffer;
   token: string;
+  /** Sent as the Idempotency-Key header (as the web app sends one with every trade). */
+  idempotencyKey?: string;
 }
 
 export interface LoadOutcome {
@@ -43,6 +45,7 @@ function send(
           "content-type": "application/json",
           "content-length": spec.body.length,
           authorization: `Bearer ${spec.token}`,
+          ...(spec.idempotencyKey ? { "idempotency-key": spec.idempotencyKey } : {}),
         },
       },
       (response) => {

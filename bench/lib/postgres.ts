@@ -148,3 +148,68 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
     await client.end();
   }
 }
+
+export interface StatementTime {
+  query: string;
+  /** false: run inside a function (its time is also part of its caller's). */
+  topLevel: boolean;
+  calls: number;
+  totalMs: number;
+}
+
+/**
+ * Where PostgreSQL's time goes, statement by statement, for one database over a measured
+ * window: pg_stat_statements with `pg_stat_statements.track = all`, so the statements inside
+ * the PL/pgSQL functions are counted too. Only when the server preloads the extension (a
+ * setting the benchmarks do not make: see bench/RESULTS.md); otherwise `available` is false.
+ */
+export async function statementTimes(adminUrl: string, databaseName: string) {
+  const probe = await withClient(adminUrl, async (client) => {
+    const loaded = await client.query<{ loaded: boolean }>(
+      "SELECT 'pg_stat_statements' = ANY (string_to_array(current_setting('shared_preload_libraries'), ', ')) AS loaded",
+    );
+    if (!loaded.rows[0]?.loaded) return null;
+    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    const database = await client.query<{ oid: number }>(
+      "SELECT oid FROM pg_database WHERE datname = $1",
+      [databaseName],
+    );
+    const oid = database.rows[0]?.oid ?? null;
+    if (oid !== null) await client.query("SELECT pg_stat_statements_reset(0, $1, 0)", [oid]);
+    return oid;
+  });
+  return {
+    available: probe !== null,
+    async top(limit: number): Promise<StatementTime[]> {
+      if (probe === null) return [];
+      return withClient(adminUrl, async (client) => {
+        const result = await client.query<{
+          query: string;
+          toplevel: boolean;
+          calls: string;
+          total_ms: number;
+        }>(
+          `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, toplevel, calls, total_exec_time AS total_ms
+           FROM pg_stat_statements WHERE dbid = $1 ORDER BY total_exec_time DESC LIMIT $2`,
+          [probe, limit],
+        );
+        return result.rows.map((row) => ({
+          query: row.query,
+          topLevel: row.toplevel,
+          calls: Number(row.calls),
+          totalMs: row.total_ms,
+        }));
+      });
+    },
+  };
+}
+
+/** One line per statement: "123 ms in 26 calls (4.7 ms each, nested): SELECT …". */
+export function formatStatementTimes(times: StatementTime[], width = 110): string {
+  return times
+    .map(
+      (time) =>
+        `${time.totalMs.toFixed(0)} ms in ${time.calls} calls (${(time.totalMs / Math.max(1, time.calls)).toFixed(2)} ms each${time.topLevel ? "" : ", nested"}): ${time.query.slice(0, width)}`,
+    )
+    .join("\n  ");
+}

@@ -129,10 +129,11 @@ export function machineBusy(before: ReturnType<typeof machineCpu>, after = machi
 }
 
 /**
- * CPU seconds used so far, per group: the server child, this process, PostgreSQL (and
+ * CPU seconds used so far, per group: the server child(ren), this process, PostgreSQL (and
  * pgbench), and the whole machine (all cores, from /proc/stat, kernel time included).
  */
-export function cpuByGroup(serverPid: number | null): CpuReading {
+export function cpuByGroup(serverPids: number | number[] | null): CpuReading {
+  const servers = new Set(serverPids === null ? [] : [serverPids].flat());
   const totals: CpuReading = { server: 0, bench: 0, postgres: 0, machine: 0 };
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -146,7 +147,7 @@ export function cpuByGroup(serverPid: number | null): CpuReading {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const seconds = (Number(fields[11]) + Number(fields[12])) / clock_ticks_per_second;
     const pid = Number(entry);
-    if (pid === serverPid) totals.server += seconds;
+    if (servers.has(pid)) totals.server += seconds;
     else if (pid === process.pid) totals.bench += seconds;
     else if (name === "postgres" || name === "pgbench") totals.postgres += seconds;
   }

@@ -1,11 +1,11 @@
-import { useEffect, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Link, NavLink } from "react-router";
 import { useAuth } from "../auth/auth-context.ts";
 import { app_name } from "../brand.ts";
 import { ButtonLink } from "../components/button.tsx";
 import { CloseIcon, MenuIcon } from "../components/icons.tsx";
 import { Logo } from "../components/logo.tsx";
 import { ThemeToggle } from "../components/theme-toggle.tsx";
+import { useMenuOpen } from "../components/use-menu-open.ts";
 import { paths } from "../paths.ts";
 
 const links = [
@@ -20,13 +20,8 @@ const iconButton =
 
 export function PublicHeader() {
   const { user } = useAuth();
-  const [menuOpen, setMenuOpen] = useState(false);
-  const { pathname } = useLocation();
-
-  useEffect(() => {
-    // A followed link closes the menu.
-    if (pathname) setMenuOpen(false);
-  }, [pathname]);
+  // A followed link closes the menu.
+  const [menuOpen, setMenuOpen] = useMenuOpen();
 
   const actions = user ? (
     <ButtonLink to={paths.user.dashboard} size="sm">
@@ -77,7 +72,7 @@ export function PublicHeader() {
             aria-label={menuOpen ? "Close menu" : "Open menu"}
             aria-expanded={menuOpen}
             aria-controls="public-mobile-menu"
-            onClick={() => setMenuOpen((open) => !open)}
+            onClick={() => setMenuOpen(!menuOpen)}
           >
             {menuOpen ? <CloseIcon /> : <MenuIcon />}
           </button>

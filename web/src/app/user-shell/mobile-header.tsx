@@ -1,7 +1,7 @@
 import type { UserView } from "@tp/domain/api";
 import { isStaffRole } from "@tp/domain/api";
-import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { useCallback, useRef } from "react";
+import { Link, NavLink } from "react-router";
 import { useSignOut } from "../../auth/use-sign-out.ts";
 import { app_name } from "../../brand.ts";
 import { AccountStatusExplained } from "../../components/account-status.tsx";
@@ -19,6 +19,7 @@ import {
 } from "../../components/icons.tsx";
 import { Logo } from "../../components/logo.tsx";
 import { useDialogFocus } from "../../components/use-dialog-focus.ts";
+import { useMenuOpen } from "../../components/use-menu-open.ts";
 import { paths } from "../../paths.ts";
 import { useMarketInfoLinks } from "./nav-items.ts";
 import { NotificationBell } from "./notification-bell.tsx";
@@ -44,18 +45,13 @@ const iconButton =
 
 /** SPEC §2 "Navigation", mobile (≤ 768 px): top bar and the right slide-in panel. */
 export function MobileHeader({ user, unreadCount }: { user: UserView; unreadCount: number }) {
-  const [open, setOpen] = useState(false);
-  const { pathname } = useLocation();
+  const [open, setOpen] = useMenuOpen();
   const closeRef = useRef<HTMLButtonElement>(null);
   const { signOut, isSigningOut } = useSignOut();
   const marketInfoLinks = useMarketInfoLinks();
 
-  useEffect(() => {
-    if (pathname) setOpen(false);
-  }, [pathname]);
-
   const panelRef = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
+  const close = useCallback(() => setOpen(false), [setOpen]);
   useDialogFocus(open, panelRef, { onEscape: close, initialFocus: closeRef });
 
   return (

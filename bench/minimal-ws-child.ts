@@ -9,6 +9,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { WebSocket, WebSocketServer } from "ws";
+import { serveParentCalls } from "./lib/child-ipc.ts";
 import { runTickLoop, type TickLoopStats } from "./lib/tick-loop.ts";
 
 const lifetime_ms_max = 9 * 60_000;
@@ -113,28 +114,7 @@ const api = {
 
 export type MinimalWsApi = typeof api;
 
-interface Request {
-  id: number;
-  method: keyof MinimalWsApi;
-  params: unknown;
-}
-
 const lifetime = setTimeout(() => process.exit(3), lifetime_ms_max);
 lifetime.unref();
 process.on("disconnect", () => process.exit(2));
-process.on("message", (message: Request) => {
-  const method = api[message.method] as (params: unknown) => Promise<unknown>;
-  method(message.params).then(
-    (result) => {
-      process.send?.({ id: message.id, ok: true, result });
-      if (message.method === "close") process.exit(0);
-    },
-    (error: unknown) =>
-      process.send?.({
-        id: message.id,
-        ok: false,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      }),
-  );
-});
-process.send?.({ ready: true });
+serveParentCalls(api);

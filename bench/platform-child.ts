@@ -21,6 +21,7 @@ import { signInWithSecondFactor } from "../server/src/testing/second-factor-sign
 import { linkIn } from "../server/src/testing/smtp-capture.ts";
 import { startTestPlatform } from "../server/src/testing/test-platform.ts";
 import { createTrader } from "../server/src/users/users.ts";
+import { serveParentCalls } from "./lib/child-ipc.ts";
 import { coresBetween, cpuByGroup, summarise } from "./lib/stats.ts";
 import { runTickLoop, type TickLoopStats } from "./lib/tick-loop.ts";
 
@@ -362,6 +363,33 @@ async function settleMicrotasks() {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Calls settleDue, as the settlement worker does, until no trade due by the platform's clock
+ * is open, the deadline passes or maxCalls is reached. A failed pass (its batch rolled back)
+ * is what the worker would retry: it is counted and the drain goes on.
+ */
+async function drainDue(startedMs: number, deadlineMs: number, maxCalls: number) {
+  let settled = 0;
+  let calls = 0;
+  let open = -1;
+  const errors: string[] = [];
+  while (performance.now() - startedMs < deadlineMs && calls < maxCalls) {
+    calls += 1;
+    try {
+      settled += await platform.context.settlement.settleDue();
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
+    const result = await database.query<{ open: number }>(
+      "SELECT COUNT(*)::bigint AS open FROM trades WHERE status = 'open' AND expires_at <= $1",
+      [platform.clock.now()],
+    );
+    open = result.rows[0]!.open;
+    if (open === 0) break;
+  }
+  return { settled, calls, open, errors };
+}
+
 // --- settlement ------------------------------------------------------------------------
 
 const settlement_expiry_seconds = 60;
@@ -469,25 +497,7 @@ async function runSettlement(symbols: string[], deadlineMs: number) {
   const clockAtStartMs = platform.clock.now().getTime();
   for (const [index, symbol] of symbols.entries()) offerTick(symbol, 100 + index + 0.25);
   const started = performance.now();
-  let settledByCalls = 0;
-  let calls = 0;
-  let open = -1;
-  // A failed pass (its batch rolled back) is what the worker would retry: count and go on.
-  const errors: string[] = [];
-  while (performance.now() - started < deadlineMs && calls < 500) {
-    calls += 1;
-    try {
-      settledByCalls += await platform.context.settlement.settleDue();
-    } catch (error) {
-      errors.push(error instanceof Error ? error.message : String(error));
-    }
-    const result = await database.query<{ open: number }>(
-      "SELECT COUNT(*)::bigint AS open FROM trades WHERE status = 'open' AND expires_at <= $1",
-      [platform.clock.now()],
-    );
-    open = result.rows[0]!.open;
-    if (open === 0) break;
-  }
+  const { settled: settledByCalls, calls, open, errors } = await drainDue(started, deadlineMs, 500);
   const drainMs = performance.now() - started;
   await settleMicrotasks();
   recording = false;
@@ -584,23 +594,7 @@ async function settleOpenTrades(symbols: string[], deadlineMs: number) {
   for (const [index, symbol] of symbols.entries()) offerTick(symbol, 100 + index + 0.25);
   const cpuBefore = cpuByGroup(process.pid);
   const started = performance.now();
-  let settled = 0;
-  let open = -1;
-  // A failed pass (its batch rolled back) is what the worker would retry: count and go on.
-  const errors: string[] = [];
-  while (performance.now() - started < deadlineMs) {
-    try {
-      settled += await platform.context.settlement.settleDue();
-    } catch (error) {
-      errors.push(error instanceof Error ? error.message : String(error));
-    }
-    const result = await database.query<{ open: number }>(
-      "SELECT COUNT(*)::bigint AS open FROM trades WHERE status = 'open' AND expires_at <= $1",
-      [platform.clock.now()],
-    );
-    open = result.rows[0]!.open;
-    if (open === 0) break;
-  }
+  const { settled, open, errors } = await drainDue(started, deadlineMs, Number.POSITIVE_INFINITY);
   const drainMs = performance.now() - started;
   const cores = coresBetween(cpuBefore, cpuByGroup(process.pid), drainMs / 1000);
   return {
@@ -820,12 +814,6 @@ const api = {
 export type ChildApi = typeof api;
 export type ChildMethod = keyof ChildApi;
 
-interface Request {
-  id: number;
-  method: ChildMethod;
-  params: unknown;
-}
-
 let closing = false;
 async function shutdown(code: number) {
   if (closing) return;
@@ -839,19 +827,4 @@ const lifetime = setTimeout(() => void shutdown(3), lifetime_ms_max);
 lifetime.unref();
 process.on("disconnect", () => void shutdown(2));
 process.on("SIGTERM", () => void shutdown(0));
-process.on("message", (message: Request) => {
-  const method = api[message.method] as (params: unknown) => Promise<unknown>;
-  method(message.params).then(
-    (result) => {
-      process.send?.({ id: message.id, ok: true, result });
-      if (message.method === "close") process.exit(0);
-    },
-    (error: unknown) =>
-      process.send?.({
-        id: message.id,
-        ok: false,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      }),
-  );
-});
-process.send?.({ ready: true });
+serveParentCalls(api);

@@ -226,9 +226,12 @@ async function tradeCount(databaseUrl: string): Promise<number> {
  * lines, as evidence either way.
  */
 const explained_queries = {
-  claim: `SELECT * FROM trades
+  // settlement_claim's read (030_trading.sql), after its partition lock.
+  claim: `SELECT id, user_id, is_practice, asset, direction, stake_cents, duration_seconds,
+          payout_percent, entry_price, entry_at, feed, start_time, expires_at, received_at,
+          rule_version FROM trades
           WHERE status = 'open' AND expires_at <= now() AND user_id % 2 = 0
-          ORDER BY expires_at, id LIMIT 2000 FOR UPDATE SKIP LOCKED`,
+          ORDER BY expires_at, id LIMIT 2000`,
   nextExpiry: "SELECT MIN(expires_at) AS next FROM trades WHERE status = 'open'",
   // A trader's trade history, first page, as tradeHistoryPage (trading/trades.ts) asks it:
   // the count grows with that trader's own trades (1,000 each at 1M here), not with all.

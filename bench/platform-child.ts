@@ -110,7 +110,7 @@ const houseAccountIds = new Set<number>(houseAccounts.map((row) => row.id));
 const houseAccountIdByCode = new Map(houseAccounts.map((row) => [row.code, row.id]));
 
 /** The first statement of a settlement batch (server/src/trading/settlement.ts). */
-const settlement_claim_prefix = "SELECT * FROM trades WHERE status = 'open' AND expires_at <= $1";
+const settlement_claim_prefix = "SELECT * FROM settlement_claim(";
 
 interface TransactionRecord {
   start: number;

@@ -171,6 +171,38 @@ BEGIN
 END
 $$;
 
+-- Claims a batch of due open trades of one settlement partition (user id modulo the count;
+-- server/src/trading/settlement.ts) for the caller's transaction. Processes that settle one
+-- partition take turns on a transaction-scoped advisory lock instead of locking each row:
+-- one lock per batch where FOR UPDATE wrote a row lock (and its WAL) into every claimed
+-- trade. The read comes after the lock, in a statement of its own, so it sees whatever the
+-- previous holder committed. Exactly once does not rest on this lock: settle_trades updates
+-- only trades still open and refuses the whole batch otherwise. Only the columns settlement
+-- reads are returned.
+CREATE OR REPLACE FUNCTION settlement_claim(
+  p_now timestamptz,
+  p_limit integer,
+  p_partitions integer,
+  p_partition integer
+) RETURNS TABLE (
+  id bigint, user_id bigint, is_practice boolean, asset text, direction text,
+  stake_cents bigint, duration_seconds integer, payout_percent integer,
+  entry_price double precision, entry_at timestamptz, feed text, start_time timestamptz,
+  expires_at timestamptz, received_at timestamptz, rule_version integer
+) LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('settlement', p_partition));
+  RETURN QUERY
+    SELECT t.id, t.user_id, t.is_practice, t.asset, t.direction, t.stake_cents,
+           t.duration_seconds, t.payout_percent, t.entry_price, t.entry_at, t.feed,
+           t.start_time, t.expires_at, t.received_at, t.rule_version
+    FROM trades t
+    WHERE t.status = 'open' AND t.expires_at <= p_now AND t.user_id % p_partitions = p_partition
+    ORDER BY t.expires_at, t.id
+    LIMIT p_limit;
+END
+$$;
+
 -- Settles one claimed batch (server/src/trading/settlement.ts decides the outcomes; p_trades
 -- is a JSON array of trade_settlement_in, p_windows of trade_audit_window_in): sets every
 -- trade's outcome (all must still be open, or nothing is written), posts one journal entry

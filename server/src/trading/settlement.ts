@@ -43,9 +43,10 @@ interface SettlementDependencies {
 }
 
 /**
- * The settlement worker (PRODUCT.md D1). It claims due trades with FOR UPDATE SKIP LOCKED,
- * so any number of processes can run it and none settles a trade twice (the UPDATE is also
- * guarded by `status = 'open'`); it reads the exit price in force at each expiry from
+ * The settlement worker (PRODUCT.md D1). It claims due trades one partition at a time
+ * (`settlement_claim`: processes take turns on a partition's advisory lock), so any number
+ * of processes can run it, and none settles a trade twice: `settle_trades` updates only
+ * trades still open and refuses the whole batch otherwise; it reads the exit price in force at each expiry from
  * memory when live, from the price history after a restart; it posts the payout or refund
  * and sets the status in one transaction per batch, and publishes events after commit.
  *
@@ -62,8 +63,8 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   let stopped = false;
   /**
    * Passes of this process run one after another: a caller's pass must not return while
-   * the worker's pass holds trades it would then skip (SKIP LOCKED) as if none were due.
-   * Other processes are kept apart by the row locks.
+   * the worker's pass still holds trades due. Other processes are kept apart by the
+   * partitions' advisory locks.
    */
   let queue: Promise<unknown> = Promise.resolve();
   function serialised(): Promise<number> {
@@ -145,8 +146,28 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   };
 }
 
+/** What settlement reads of an open trade (`settlement_claim`, 030_trading.sql). */
+type ClaimedTrade = Pick<
+  TradeRow,
+  | "id"
+  | "user_id"
+  | "is_practice"
+  | "asset"
+  | "direction"
+  | "stake_cents"
+  | "duration_seconds"
+  | "payout_percent"
+  | "entry_price"
+  | "entry_at"
+  | "feed"
+  | "start_time"
+  | "expires_at"
+  | "received_at"
+  | "rule_version"
+>;
+
 interface Decided {
-  trade: TradeRow;
+  trade: ClaimedTrade;
   outcome: "won" | "lost" | "tie";
   exit: Tick | null;
   creditCents: number;
@@ -168,10 +189,8 @@ async function settleBatch(
   const { database, clock, store, log } = dependencies;
   return database.transaction(async (transaction) => {
     const claimedAt = clock.now();
-    const due = await transaction.query<TradeRow>(
-      `SELECT * FROM trades
-       WHERE status = 'open' AND expires_at <= $1 AND user_id % $3 = $4
-       ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    const due = await transaction.query<ClaimedTrade>(
+      "SELECT * FROM settlement_claim($1, $2, $3, $4)",
       [claimedAt, settlement_batch_max, partition.partitions, partition.index],
     );
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0, skipped: 0 };
@@ -282,6 +301,7 @@ async function settleBatch(
         settlement_lag_ms: lagsMs[index]!,
         settlement_note: item.note,
         refund_reason: item.refundReason,
+        audit_ticks: null,
       };
     });
     return { settled, claimed: due.rows.length, skipped, balances: balances.rows, windows };
@@ -405,7 +425,7 @@ type ExitDecision =
 async function exitDecision(
   transaction: Queryable,
   store: PriceStore,
-  trade: TradeRow,
+  trade: ClaimedTrade,
   nowMs: number,
   staleAfterMs: number,
 ): Promise<ExitDecision> {

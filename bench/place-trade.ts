@@ -12,10 +12,11 @@ import { adminDatabaseUrl, type PlatformChild, startPlatformChild } from "./lib/
 import { closedLoop, keepAliveAgent, type LoadOutcome, openLoop } from "./lib/http-load.ts";
 import {
   formatStatementTimes,
+  pgbench_accounts,
+  pgbenchUpdatePlusInsert,
   runPgbench,
   sampleActivity,
   statementTimes,
-  withClient,
 } from "./lib/postgres.ts";
 import {
   type BenchResult,
@@ -30,7 +31,8 @@ import {
   summarise,
 } from "./lib/stats.ts";
 
-const traders_count = 1_000;
+/** As many traders as pgbench's reference tables have accounts. */
+const traders_count = pgbench_accounts;
 const connections = 64;
 const warmup_ms = 3_000;
 const pass_ms = 15_000;
@@ -38,23 +40,6 @@ const pass_requests_max = 200_000;
 const pgbench_seconds = 10;
 const minimal_pass_ms = 10_000;
 const asset = "EURUSD";
-
-const pgbenchSetup = `
-CREATE TABLE bench_accounts (id integer PRIMARY KEY, balance bigint NOT NULL);
--- 0: the house row; 1..1000: traders; 1001..1016: a house account split in 16 rows.
-INSERT INTO bench_accounts SELECT g, 100000000 FROM generate_series(0, ${traders_count + 16}) AS g;
-CREATE TABLE bench_history (
-  id bigserial PRIMARY KEY, account_id integer NOT NULL, delta bigint NOT NULL,
-  at timestamptz NOT NULL DEFAULT now()
-);`;
-
-/** The issue's comparison: one row update plus one insert, rows spread over 1,000 accounts. */
-const updatePlusInsert = `\\set id random(1, ${traders_count})
-BEGIN;
-UPDATE bench_accounts SET balance = balance - 1 WHERE id = :id;
-INSERT INTO bench_history (account_id, delta) VALUES (:id, -1);
-END;
-`;
 
 /**
  * The statement shape of place-trade's transaction before a1e5710 (trade row, journal entry,
@@ -151,15 +136,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     );
 
     // --- pgbench on the same database ---------------------------------------------------
-    await withClient(server.databaseUrl, (client) => client.query(pgbenchSetup));
-    const pgSpread = await runPgbench({
-      databaseUrl: server.databaseUrl,
-      name: "update-plus-insert",
-      script: updatePlusInsert,
-      clients: 64,
-      threads: 2,
-      seconds: pgbench_seconds,
-    });
+    const pgSpread = await pgbenchUpdatePlusInsert(server.databaseUrl, pgbench_seconds);
     const pgHot64 = await runPgbench({
       databaseUrl: server.databaseUrl,
       name: "place-trade-shape-hot-row",

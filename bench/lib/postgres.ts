@@ -23,6 +23,42 @@ export interface PgbenchResult {
   output: string;
 }
 
+/** The traders of the pgbench reference tables (as many as the benches' traders). */
+export const pgbench_accounts = 1_000;
+
+/**
+ * pgbench's tables on a bench's database: 0 is a house row, 1..1000 the traders, 1001..1016
+ * a house account split in 16 rows.
+ */
+export const pgbenchSetup = `
+CREATE TABLE bench_accounts (id integer PRIMARY KEY, balance bigint NOT NULL);
+INSERT INTO bench_accounts SELECT g, 100000000 FROM generate_series(0, ${pgbench_accounts + 16}) AS g;
+CREATE TABLE bench_history (
+  id bigserial PRIMARY KEY, account_id integer NOT NULL, delta bigint NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);`;
+
+/** The issue's reference: one row update plus one insert, rows spread over 1,000 accounts. */
+export const updatePlusInsert = `\\set id random(1, ${pgbench_accounts})
+BEGIN;
+UPDATE bench_accounts SET balance = balance - 1 WHERE id = :id;
+INSERT INTO bench_history (account_id, delta) VALUES (:id, -1);
+END;
+`;
+
+/** The reference rate the engine benches are judged against: update+insert, -c 64 -j 2. */
+export async function pgbenchUpdatePlusInsert(databaseUrl: string, seconds: number) {
+  await withClient(databaseUrl, (client) => client.query(pgbenchSetup));
+  return runPgbench({
+    databaseUrl,
+    name: "update-plus-insert",
+    script: updatePlusInsert,
+    clients: 64,
+    threads: 2,
+    seconds,
+  });
+}
+
 /** Runs pgbench with a custom script (-n: no vacuum of pgbench's own tables). */
 export async function runPgbench(options: {
   databaseUrl: string;

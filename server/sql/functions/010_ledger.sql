@@ -239,6 +239,8 @@ END
 $$;
 
 -- The trader accounts of the owners, in the owners' order (NULL where there is none).
+-- A batch names a trader once per trade and a house shard once per trade: each account is
+-- looked up once (an index scan over the distinct keys), then matched in memory.
 CREATE OR REPLACE FUNCTION ledger_trader_account_ids(
   p_owners ledger_trader_account_in[],
   p_currency text
@@ -247,9 +249,12 @@ BEGIN
   RETURN (
     SELECT COALESCE(array_agg(a.id ORDER BY o.ordinality), '{}')
     FROM unnest(p_owners) WITH ORDINALITY AS o
-    LEFT JOIN ledger_accounts a
-      ON a.user_id = o.user_id AND a.currency = p_currency
-     AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
+    LEFT JOIN (
+      SELECT x.id, x.user_id, x.code FROM ledger_accounts x
+      WHERE x.user_id = ANY (ARRAY(SELECT DISTINCT w.user_id FROM unnest(p_owners) AS w))
+        AND x.currency = p_currency AND x.code IN ('real', 'practice')
+    ) a ON a.user_id = o.user_id
+       AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
   );
 END
 $$;
@@ -261,8 +266,11 @@ BEGIN
   RETURN (
     SELECT COALESCE(array_agg(a.id ORDER BY c.ordinality), '{}')
     FROM unnest(p_codes) WITH ORDINALITY AS c(code, ordinality)
-    LEFT JOIN ledger_accounts a
-      ON a.user_id IS NULL AND a.code = c.code AND a.currency = p_currency
+    LEFT JOIN (
+      SELECT x.id, x.code FROM ledger_accounts x
+      WHERE x.user_id IS NULL AND x.currency = p_currency
+        AND x.code = ANY (ARRAY(SELECT DISTINCT w.code FROM unnest(p_codes) AS w(code)))
+    ) a ON a.code = c.code
   );
 END
 $$;

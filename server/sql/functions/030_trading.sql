@@ -232,15 +232,17 @@ BEGIN
     SELECT ROW(c.user_id, c.is_practice)::ledger_trader_account_in
     FROM unnest(v_credited) WITH ORDINALITY AS c ORDER BY c.ordinality
   ), p_currency);
-  v_houses := ledger_system_account_ids(ARRAY(
-    SELECT c.house_code FROM unnest(v_credited) WITH ORDINALITY AS c ORDER BY c.ordinality
-  ), p_currency);
   -- Every trade's settled record is chained onto its house shard's chain of trades
   -- (migration 028): all the batch's shards, and the credited traders' accounts, are locked
   -- up front in the ledger's global order (ledger_post locks them again, at no cost).
   v_chains := ledger_system_account_ids(ARRAY(
     SELECT u.house_code FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
   ), p_currency);
+  -- A credited trade's payout comes from the shard its record is chained on.
+  v_houses := ARRAY(
+    SELECT v_chains[u.ordinality] FROM unnest(v_trades) WITH ORDINALITY AS u
+    WHERE u.credit_cents > 0 ORDER BY u.ordinality
+  );
   PERFORM ledger_lock(v_accounts || v_chains);
 
   WITH settling AS (

@@ -239,8 +239,6 @@ END
 $$;
 
 -- The trader accounts of the owners, in the owners' order (NULL where there is none).
--- A batch names a trader once per trade and a house shard once per trade: each account is
--- looked up once (an index scan over the distinct keys), then matched in memory.
 CREATE OR REPLACE FUNCTION ledger_trader_account_ids(
   p_owners ledger_trader_account_in[],
   p_currency text
@@ -249,17 +247,16 @@ BEGIN
   RETURN (
     SELECT COALESCE(array_agg(a.id ORDER BY o.ordinality), '{}')
     FROM unnest(p_owners) WITH ORDINALITY AS o
-    LEFT JOIN (
-      SELECT x.id, x.user_id, x.code FROM ledger_accounts x
-      WHERE x.user_id = ANY (ARRAY(SELECT DISTINCT w.user_id FROM unnest(p_owners) AS w))
-        AND x.currency = p_currency AND x.code IN ('real', 'practice')
-    ) a ON a.user_id = o.user_id
-       AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
+    LEFT JOIN ledger_accounts a
+      ON a.user_id = o.user_id AND a.currency = p_currency
+     AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
   );
 END
 $$;
 
--- The system accounts of the codes, in the codes' order (NULL where there is none).
+-- The system accounts of the codes, in the codes' order (NULL where there is none). A
+-- batch names its few house shards once per trade: each is looked up once (the distinct
+-- codes, a dozen at most), then matched in memory.
 CREATE OR REPLACE FUNCTION ledger_system_account_ids(p_codes text[], p_currency text)
 RETURNS bigint[] LANGUAGE plpgsql STABLE AS $$
 BEGIN

@@ -14,6 +14,7 @@
 // `npm run bench`'s default list.
 // BENCH_GROWTH_SIZES=1000,10000 (comma-separated trade counts) runs a reduced one.
 import { performance } from "node:perf_hooks";
+import { bench_symbols as symbols } from "./lib/bench-symbols.ts";
 import { type PlatformChild, startPlatformChild } from "./lib/child.ts";
 import { keepAliveAgent, openLoop } from "./lib/http-load.ts";
 import { withClient } from "./lib/postgres.ts";
@@ -41,18 +42,6 @@ const place_connections = 64;
 const place_outstanding_max = 5_000;
 const settle_due_trades = 10_000;
 const asset = "EURUSD";
-const symbols = [
-  "EURUSD",
-  "GBPUSD",
-  "USDJPY",
-  "XAUUSD",
-  "BTCUSDT",
-  "ETHUSDT",
-  "AAPL",
-  "TSLA",
-  "US500",
-  "DE30",
-];
 /** Bounds: growing to the largest size (seed and settle), one ledger + journal check. */
 const history_deadline_ms = 20 * 60_000;
 const check_deadline_ms = 15 * 60_000;

@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { WebSocket, WebSocketServer } from "ws";
 import { serveParentCalls } from "./lib/child-ipc.ts";
-import { runTickLoop, type TickLoopStats } from "./lib/tick-loop.ts";
+import { eventLoopDelayMs } from "./lib/stats.ts";
+import { tickLoopControl } from "./lib/tick-loop.ts";
 
 const lifetime_ms_max = 9 * 60_000;
 /** The platform's limit on a client message (stream-limits.ts), kept the same here. */
@@ -67,33 +68,23 @@ const baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 
 const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
 eventLoopDelay.enable();
-let tickLoop: Promise<TickLoopStats> | null = null;
-let tickLoopStop = false;
+const ticks = tickLoopControl(broadcastTick);
 
 const api = {
   async info() {
     return { baseUrl, pid: process.pid };
   },
   async startTicks(params: { symbols: string[]; intervalMs: number; durationMs: number }) {
-    if (tickLoop) throw new Error("ticks already running");
-    tickLoopStop = false;
-    tickLoop = runTickLoop({ ...params, offer: broadcastTick, stopped: () => tickLoopStop });
+    ticks.start(params);
     return {};
   },
   async stopTicks() {
-    tickLoopStop = true;
-    const stats = await tickLoop;
-    tickLoop = null;
-    return stats ?? null;
+    return ticks.stop();
   },
   async serverStats(params: { gc?: boolean }) {
     const collect = (globalThis as { gc?: () => void }).gc;
     if (params.gc && collect) collect();
-    const delay = {
-      p50: eventLoopDelay.percentile(50) / 1e6,
-      p99: eventLoopDelay.percentile(99) / 1e6,
-      max: eventLoopDelay.max / 1e6,
-    };
+    const delay = eventLoopDelayMs(eventLoopDelay);
     eventLoopDelay.reset();
     return {
       clients: server.clients.size,
@@ -104,7 +95,7 @@ const api = {
     };
   },
   async close() {
-    tickLoopStop = true;
+    ticks.halt();
     for (const socket of server.clients) socket.terminate();
     server.close();
     http.close();

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { type AutocannonOutcome, autocannonMax } from "./lib/autocannon-load.ts";
 import { adminDatabaseUrl, type PlatformChild, startPlatformChild } from "./lib/child.ts";
 import { closedLoop, keepAliveAgent, type LoadOutcome, openLoop } from "./lib/http-load.ts";
+import { ledgerCheckRows } from "./lib/ledger-rows.ts";
 import {
   formatStatementTimes,
   pgbench_accounts,
@@ -391,18 +392,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         metric: "server RSS after max pass / peak (MiB)",
         value: `${fixed(memoryAfterMax.rss, 0)} / ${fixed(memoryAfterMax.peak, 0)}`,
       },
-      {
-        metric: "ledger invariants after (checkLedger)",
-        value: `${ledger.violationCount} violations (${ledger.entries} entries)`,
-        target: "0",
-        met: ledger.violationCount === 0,
-      },
-      {
-        metric: "journal chains after (journal:verify)",
-        value: `${ledger.journalProblem ?? "all hold"} (${ledger.journalRecords} records, ${fixed(ledger.journalSeconds, 1)} s)`,
-        target: "all hold",
-        met: ledger.journalProblem === null,
-      },
+      ...ledgerCheckRows(ledger),
     );
     notes.push(
       `pg_stat_activity during the max pass (average backends of the platform's database per state, ${waits.samples} samples): ${JSON.stringify(waits.averageBackends)}`,

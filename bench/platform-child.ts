@@ -22,8 +22,8 @@ import { linkIn } from "../server/src/testing/smtp-capture.ts";
 import { startTestPlatform } from "../server/src/testing/test-platform.ts";
 import { createTrader } from "../server/src/users/users.ts";
 import { serveParentCalls } from "./lib/child-ipc.ts";
-import { coresBetween, cpuByGroup, summarise } from "./lib/stats.ts";
-import { runTickLoop, type TickLoopStats } from "./lib/tick-loop.ts";
+import { coresBetween, cpuByGroup, eventLoopDelayMs, summarise } from "./lib/stats.ts";
+import { tickLoopControl } from "./lib/tick-loop.ts";
 
 /**
  * How long the child may live before it shuts itself down (an orphan guard): 9 min for the
@@ -298,11 +298,7 @@ function probeReport(kindPrefix: string) {
     houseRowsUsed: heldMs.length,
     transactionKinds: [...kinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
     statements: [...statementCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20),
-    eventLoopDelayMs: {
-      p50: eventLoopDelay.percentile(50) / 1e6,
-      p99: eventLoopDelay.percentile(99) / 1e6,
-      max: eventLoopDelay.max / 1e6,
-    },
+    eventLoopDelayMs: eventLoopDelayMs(eventLoopDelay),
   };
 }
 
@@ -644,8 +640,9 @@ async function growHistory(target: number, symbols: string[], deadlineMs: number
 
 // --- ticks for the stream --------------------------------------------------------------
 
-let tickLoop: Promise<TickLoopStats> | null = null;
-let tickLoopStop = false;
+const ticks = tickLoopControl((symbol, price, atMs) =>
+  platform.context.marketData.offer({ symbol, price, at: atMs, source: "simulated" }),
+);
 
 // --- the IPC API -----------------------------------------------------------------------
 
@@ -708,31 +705,17 @@ const api = {
     };
   },
   async startTicks(params: { symbols: string[]; intervalMs: number; durationMs: number }) {
-    if (tickLoop) throw new Error("ticks already running");
-    tickLoopStop = false;
-    tickLoop = runTickLoop({
-      ...params,
-      offer: (symbol, price, atMs) =>
-        platform.context.marketData.offer({ symbol, price, at: atMs, source: "simulated" }),
-      stopped: () => tickLoopStop,
-    });
+    ticks.start(params);
     return {};
   },
   async stopTicks() {
-    tickLoopStop = true;
-    const stats = await tickLoop;
-    tickLoop = null;
-    return stats ?? null;
+    return ticks.stop();
   },
   async serverStats(params: { gc?: boolean }) {
     // Started with --expose-gc: collect first so heap and RSS compare between readings.
     const collect = (globalThis as { gc?: () => void }).gc;
     if (params.gc && collect) collect();
-    const delay = {
-      p50: eventLoopDelay.percentile(50) / 1e6,
-      p99: eventLoopDelay.percentile(99) / 1e6,
-      max: eventLoopDelay.max / 1e6,
-    };
+    const delay = eventLoopDelayMs(eventLoopDelay);
     eventLoopDelay.reset();
     return {
       clients: platform.context.stream.clientCount(),
@@ -818,7 +801,7 @@ let closing = false;
 async function shutdown(code: number) {
   if (closing) return;
   closing = true;
-  tickLoopStop = true;
+  ticks.halt();
   await platform.close().catch(() => {});
   process.exit(code);
 }

@@ -4,7 +4,9 @@
 // timed in wall time, per batch, and per trade. A light place-trade probe runs meanwhile.
 import http from "node:http";
 import { performance } from "node:perf_hooks";
+import { bench_symbols as symbols } from "./lib/bench-symbols.ts";
 import { adminDatabaseUrl, type PlatformChild, startPlatformChild } from "./lib/child.ts";
+import { ledgerCheckRows } from "./lib/ledger-rows.ts";
 import { formatStatementTimes, pgbenchUpdatePlusInsert, statementTimes } from "./lib/postgres.ts";
 import {
   type BenchResult,
@@ -20,18 +22,6 @@ import {
 
 const trades_count = 50_000;
 const traders_count = 1_000;
-const symbols = [
-  "EURUSD",
-  "GBPUSD",
-  "USDJPY",
-  "XAUUSD",
-  "BTCUSDT",
-  "ETHUSDT",
-  "AAPL",
-  "TSLA",
-  "US500",
-  "DE30",
-];
 /** Bounds: opening the trades (it runs at the hot row's pace too) and settling them. */
 const seed_deadline_ms = 150_000;
 const settle_deadline_ms = 120_000;
@@ -229,18 +219,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
         metric: "server RSS / peak RSS after settlement (MiB)",
         value: `${fixed(memory.rss, 0)} / ${fixed(memory.peak, 0)}`,
       },
-      {
-        metric: "ledger invariants after (checkLedger)",
-        value: `${ledger.violationCount} violations (${ledger.entries} entries, ${ledger.postings} postings, ${fixed(ledger.seconds, 1)} s)`,
-        target: "0",
-        met: ledger.violationCount === 0,
-      },
-      {
-        metric: "journal chains after (journal:verify)",
-        value: `${ledger.journalProblem ?? "all hold"} (${ledger.journalRecords} records, ${fixed(ledger.journalSeconds, 1)} s)`,
-        target: "all hold",
-        met: ledger.journalProblem === null,
-      },
+      ...ledgerCheckRows(ledger),
     );
     notes.push(
       `Outcomes: ${result.outcomes.map((row) => `${row.status} ${row.n}`).join(", ")} (calls win, puts lose).`,

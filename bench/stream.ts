@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import WebSocket from "ws";
+import { bench_symbols as symbols } from "./lib/bench-symbols.ts";
 import {
   type MinimalWsChild,
   type PlatformChild,
@@ -48,18 +49,6 @@ const levels_override = (process.env.BENCH_STREAM_LEVELS ?? "")
   .filter((level) => Number.isInteger(level) && level > 0);
 const levels = levels_override.length > 0 ? levels_override : [1_000, 2_000, 5_000, 10_000];
 const levels_below = levels_override.length > 0 ? [] : [500, 250];
-const symbols = [
-  "EURUSD",
-  "GBPUSD",
-  "USDJPY",
-  "AUDCAD",
-  "XAUUSD",
-  "BTCUSDT",
-  "ETHUSDT",
-  "AAPL",
-  "US500",
-  "DE30",
-];
 const tick_interval_ms = 250;
 /**
  * Control: 2 ticks/s/symbol, slow enough that a tick never meets the stream hub's per-client

@@ -69,6 +69,10 @@ function record(outcome: LoadOutcome, status: number | "network", latencyMs: num
   }
 }
 
+function emptyOutcome(): LoadOutcome {
+  return { sent: 0, completed: 0, elapsedS: 0, latenciesMs: [], failures: {}, skipped: 0 };
+}
+
 /** N workers back to back for `durationMs` (or `maxRequests`, whichever comes first). */
 export async function closedLoop(options: {
   baseUrl: string;
@@ -79,14 +83,7 @@ export async function closedLoop(options: {
   next: (sequence: number) => RequestSpec;
 }): Promise<LoadOutcome> {
   const base = new URL(options.baseUrl);
-  const outcome: LoadOutcome = {
-    sent: 0,
-    completed: 0,
-    elapsedS: 0,
-    latenciesMs: [],
-    failures: {},
-    skipped: 0,
-  };
+  const outcome = emptyOutcome();
   const started = performance.now();
   const deadline = started + options.durationMs;
   await Promise.all(
@@ -117,14 +114,7 @@ export async function openLoop(options: {
   next: (sequence: number) => RequestSpec;
 }): Promise<LoadOutcome> {
   const base = new URL(options.baseUrl);
-  const outcome: LoadOutcome = {
-    sent: 0,
-    completed: 0,
-    elapsedS: 0,
-    latenciesMs: [],
-    failures: {},
-    skipped: 0,
-  };
+  const outcome = emptyOutcome();
   const intervalMs = 1000 / options.ratePerSecond;
   const total = Math.floor((options.durationMs / 1000) * options.ratePerSecond);
   const inFlight = new Set<Promise<void>>();

@@ -25,6 +25,7 @@ import {
   candle_1s_retention_ms,
   tick_retention_ms,
 } from "../../server/src/prices/price-history.ts";
+import { bench_symbols } from "./bench-symbols.ts";
 import { type PlatformChild, startPlatformChild } from "./child.ts";
 import { type CpuGroup, coresBetween, cpuByGroup, MsHistogram, sleep } from "./stats.ts";
 
@@ -45,18 +46,6 @@ export interface SoakOptions {
   log?: (line: string) => void;
 }
 
-export const soak_symbols = [
-  "EURUSD",
-  "GBPUSD",
-  "USDJPY",
-  "AUDCAD",
-  "XAUUSD",
-  "BTCUSDT",
-  "ETHUSDT",
-  "AAPL",
-  "US500",
-  "DE30",
-];
 const symbols_per_socket = 2;
 const http_connections = 64;
 /** Trades waiting for a reply past this are not sent (counted): the client must not pile up. */
@@ -265,7 +254,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     child = await startPlatformChild("soak", {
       env: {
         BENCH_CHILD_CLOCK: "system",
-        BENCH_CHILD_FEED_SYMBOLS: soak_symbols.join(","),
+        BENCH_CHILD_FEED_SYMBOLS: bench_symbols.join(","),
         // The run, the setup and the final checks, with room: an orphan guard only.
         BENCH_CHILD_LIFETIME_MS: String(options.durationMs + 60 * 60_000),
         BENCH_CHILD_PLATFORM_ENV: JSON.stringify({
@@ -319,7 +308,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
             tokens[index % tokens.length]!,
             Array.from(
               { length: symbols_per_socket },
-              (_, k) => soak_symbols[(index + k * 3) % soak_symbols.length]!,
+              (_, k) => bench_symbols[(index + k * 3) % bench_symbols.length]!,
             ),
             counters,
           ),
@@ -522,7 +511,7 @@ async function seedStalePriceRows(database: pg.Client) {
     `INSERT INTO price_ticks (symbol, at, price, source)
      SELECT s.symbol, to_timestamp(($2::double precision - g * 1000) / 1000), 100, 'simulated'
      FROM unnest($1::text[]) AS s(symbol), generate_series(1, $3::int) AS g`,
-    [soak_symbols, nowMs - tick_retention_ms - 60_000, stale_seconds],
+    [bench_symbols, nowMs - tick_retention_ms - 60_000, stale_seconds],
   );
   const candles = await database.query(
     `INSERT INTO candles_1s (symbol, bucket, open, high, low, close, close_at, ticks, source)
@@ -530,7 +519,7 @@ async function seedStalePriceRows(database: pg.Client) {
      FROM unnest($1::text[]) AS s(symbol),
           LATERAL (SELECT to_timestamp(($2::double precision - g * 1000) / 1000) AS at
                    FROM generate_series(1, $3::int) AS g) AS b`,
-    [soak_symbols, nowMs - candle_1s_retention_ms - 60_000, stale_seconds],
+    [bench_symbols, nowMs - candle_1s_retention_ms - 60_000, stale_seconds],
   );
   return { ticks: ticks.rowCount ?? 0, candles: candles.rowCount ?? 0 };
 }
@@ -667,7 +656,7 @@ async function runTrades(
       }
       const body = Buffer.from(
         JSON.stringify({
-          asset: soak_symbols[sequence % soak_symbols.length],
+          asset: bench_symbols[sequence % bench_symbols.length],
           type: sequence % 2 === 0 ? "call" : "put",
           amount: 1,
           duration: options.expirySeconds[sequence % options.expirySeconds.length],

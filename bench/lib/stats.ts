@@ -2,6 +2,7 @@
 // CPU and memory readings from /proc, and the result table.
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
+import type { IntervalHistogram } from "node:perf_hooks";
 
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export function percentile(sorted: ArrayLike<number>, fraction: number): number {
@@ -253,4 +254,13 @@ export function renderTable(result: BenchResult): string {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** An event-loop delay histogram's p50 / p99 / max in ms (it records nanoseconds). */
+export function eventLoopDelayMs(histogram: IntervalHistogram) {
+  return {
+    p50: histogram.percentile(50) / 1e6,
+    p99: histogram.percentile(99) / 1e6,
+    max: histogram.max / 1e6,
+  };
 }

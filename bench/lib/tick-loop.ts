@@ -86,3 +86,28 @@ export async function runTickLoop(options: {
     roundCpuMs: summarise(roundCpu),
   };
 }
+
+/**
+ * The children's `startTicks` / `stopTicks`: one loop at a time, feeding `offer`. `halt`
+ * (on close) asks a running loop to end without waiting for it.
+ */
+export function tickLoopControl(offer: (symbol: string, price: number, atMs: number) => void) {
+  let loop: Promise<TickLoopStats> | null = null;
+  let stop = false;
+  return {
+    start(params: { symbols: string[]; intervalMs: number; durationMs: number }) {
+      if (loop) throw new Error("ticks already running");
+      stop = false;
+      loop = runTickLoop({ ...params, offer, stopped: () => stop });
+    },
+    async stop(): Promise<TickLoopStats | null> {
+      stop = true;
+      const stats = await loop;
+      loop = null;
+      return stats ?? null;
+    },
+    halt() {
+      stop = true;
+    },
+  };
+}

@@ -25,6 +25,7 @@ import {
   candle_1s_retention_ms,
   tick_retention_ms,
 } from "../../server/src/prices/price-history.ts";
+import { type AutocannonOutcome, autocannonMax } from "./autocannon-load.ts";
 import { bench_symbols } from "./bench-symbols.ts";
 import { type PlatformChild, startPlatformChild } from "./child.ts";
 import { type CpuGroup, coresBetween, cpuByGroup, MsHistogram, sleep } from "./stats.ts";
@@ -33,7 +34,11 @@ export interface SoakOptions {
   durationMs: number;
   /** Readings from here on are compared with the one taken here (growth after warm-up). */
   warmupMs: number;
-  tradesPerS: number;
+  /**
+   * Trades per second; "half-max": half the place-trade maximum measured on this platform
+   * first (autocannon, 64 connections, 15 s, the soak's own requests), as item 4 asks.
+   */
+  tradesPerS: number | "half-max";
   traders: number;
   sockets: number;
   /** Expiries the trades use (seconds, each one the product offers). */
@@ -48,6 +53,8 @@ export interface SoakOptions {
 
 const symbols_per_socket = 2;
 const http_connections = 64;
+/** The "half-max" calibration's length. */
+const calibration_s = 15;
 /** Trades waiting for a reply past this are not sent (counted): the client must not pile up. */
 const trades_outstanding_max = 4_000;
 const request_timeout_ms = 30_000;
@@ -103,7 +110,10 @@ export interface Growth {
 }
 
 export interface SoakReport {
-  options: Omit<SoakOptions, "log">;
+  /** tradesPerS: the rate used (after any calibration). */
+  options: Omit<SoakOptions, "log" | "tradesPerS"> & { tradesPerS: number };
+  /** The maximum measured first when the rate was "half-max"; null when it was given. */
+  calibration: AutocannonOutcome | null;
   commitNote: string;
   elapsedS: number;
   samples: SoakSample[];
@@ -289,6 +299,32 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       await server.call("createPasswordTrader", { email, password: sign_in_password });
       signInEmails.push(email);
     }
+    // Half the maximum, measured here before anything else runs (no sockets yet, like the
+    // place-trade bench). Its trades (30 s, the shortest expiry) settle during the warm-up.
+    let calibration: AutocannonOutcome | null = null;
+    if (options.tradesPerS === "half-max") {
+      calibration = await autocannonMax({
+        url: baseUrl,
+        path: "/api/v1/place-trade",
+        connections: http_connections,
+        durationS: calibration_s,
+        next: (sequence) => ({
+          body: tradeBody(sequence, [Math.min(...options.expirySeconds)]),
+          headers: {
+            authorization: `Bearer ${tokens[sequence % tokens.length]!}`,
+            "idempotency-key": randomUUID(),
+          },
+        }),
+      });
+      options.log?.(
+        `calibration: max ${calibration.requestsPerSecond.toFixed(0)} trades/s (${calibration.non2xx} non-2xx); the soak places half`,
+      );
+    }
+    const tradesPerS =
+      options.tradesPerS === "half-max"
+        ? Math.max(1, Math.floor((calibration?.requestsPerSecond ?? 2) / 2))
+        : options.tradesPerS;
+
     sampler = new pg.Client({ connectionString: server.databaseUrl });
     await sampler.connect();
     const database = sampler;
@@ -325,7 +361,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const stopped = () => stopping;
     const started = performance.now();
     const latency = new MsHistogram(60_000);
-    const trades = runTrades(baseUrl, agent, tokens, options, counters, latency, stopped);
+    const trades = runTrades(
+      baseUrl,
+      agent,
+      tokens,
+      { ...options, tradesPerS },
+      counters,
+      latency,
+      stopped,
+    );
     const funding = paced(options.fundingPerS, stopped, (n) =>
       fundingStep(baseUrl, server, fundingSessions, staffToken, n, counters),
     );
@@ -405,7 +449,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       options: {
         durationMs: options.durationMs,
         warmupMs: options.warmupMs,
-        tradesPerS: options.tradesPerS,
+        tradesPerS,
         traders: options.traders,
         sockets: options.sockets,
         expirySeconds: options.expirySeconds,
@@ -413,6 +457,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         signInsPerS: options.signInsPerS,
         sampleEveryMs: options.sampleEveryMs,
       },
+      calibration,
       commitNote: "the caller's working tree",
       elapsedS,
       samples,
@@ -633,7 +678,7 @@ async function runTrades(
   baseUrl: string,
   agent: http.Agent,
   tokens: string[],
-  options: SoakOptions,
+  options: SoakOptions & { tradesPerS: number },
   counters: Counters,
   latency: MsHistogram,
   stopped: () => boolean,
@@ -654,15 +699,7 @@ async function runTrades(
         unexpected(counters, "trade not sent: too many waiting for a reply");
         continue;
       }
-      const body = Buffer.from(
-        JSON.stringify({
-          asset: bench_symbols[sequence % bench_symbols.length],
-          type: sequence % 2 === 0 ? "call" : "put",
-          amount: 1,
-          duration: options.expirySeconds[sequence % options.expirySeconds.length],
-          is_practice: true,
-        }),
-      );
+      const body = tradeBody(sequence, options.expirySeconds);
       counters.tradesSent += 1;
       const sent = sendTrade(agent, base, body, tokens[sequence % tokens.length]!).then(
         ({ status, text }) => {
@@ -680,6 +717,19 @@ async function runTrades(
     await sleep(2);
   }
   await Promise.all(inFlight);
+}
+
+/** The soak's place-trade request number `sequence`: symbols, sides and expiries in turn. */
+function tradeBody(sequence: number, expirySeconds: number[]): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      asset: bench_symbols[sequence % bench_symbols.length],
+      type: sequence % 2 === 0 ? "call" : "put",
+      amount: 1,
+      duration: expirySeconds[sequence % expirySeconds.length],
+      is_practice: true,
+    }),
+  );
 }
 
 function codeOf(text: string): string {

@@ -6,7 +6,8 @@
 -- Claims keys in one order (user, key). Fresh: the key is now held by this transaction (a
 -- concurrent claim of the same key waits on its row until this one commits, then replays,
 -- or rolls back, then runs). Not fresh: the stored request hash and reply, for the caller
--- to replay or refuse (409). One row per claim, `ord` its place in p_claims.
+-- to replay or refuse (409). One row per claim, `ord` its place in p_claims. The reply is
+-- stored later (idempotency_complete_all); until then the row holds none (status 0).
 CREATE OR REPLACE FUNCTION idempotency_claim_all(p_claims idempotency_key_in[])
 RETURNS TABLE (
   ord integer,
@@ -15,35 +16,10 @@ RETURNS TABLE (
   status_code integer,
   response_body jsonb
 ) LANGUAGE plpgsql AS $$
-#variable_conflict use_column
-DECLARE
-  r record;
-  v_stored record;
 BEGIN
-  FOR r IN
-    SELECT c.ordinality::integer AS position, c.user_id, c.key, c.request_hash, c.at
-    FROM unnest(p_claims) WITH ORDINALITY AS c
-    ORDER BY c.user_id, c.key
-  LOOP
-    INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response_body, created_at)
-    VALUES (r.user_id, r.key, r.request_hash, 0, 'null'::jsonb, r.at)
-    ON CONFLICT DO NOTHING;
-    ord := r.position;
-    IF FOUND THEN
-      fresh := true;
-      request_hash := r.request_hash;
-      status_code := NULL;
-      response_body := NULL;
-    ELSE
-      SELECT k.request_hash, k.status_code, k.response_body INTO v_stored
-      FROM idempotency_keys k WHERE k.user_id = r.user_id AND k.key = r.key;
-      fresh := false;
-      request_hash := v_stored.request_hash;
-      status_code := v_stored.status_code;
-      response_body := v_stored.response_body;
-    END IF;
-    RETURN NEXT;
-  END LOOP;
+  RETURN QUERY SELECT * FROM idempotency_claim_all_replied(
+    p_claims, 0, array_fill('null'::jsonb, ARRAY[COALESCE(cardinality(p_claims), 0)])
+  );
 END
 $$;
 

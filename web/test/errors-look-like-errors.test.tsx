@@ -96,37 +96,39 @@ describe("lists: loading, empty and failed", () => {
 
   it("notifications: Loading..., then failed with Try again, then the list", async () => {
     storeSession();
-    let answer: (reply: FakeReply) => void = () => {};
-    let calls = 0;
+    // Reads are held open, then fail, then succeed. Every read of a phase gets that phase's
+    // answer: the bell and the page share one cached read, but a busy machine may still see
+    // a second read start before the first is answered.
+    let phase: "held" | "failing" | "recovered" = "held";
+    const held: Array<(reply: FakeReply) => void> = [];
+    const refused = () => failure(403, "You are not allowed to do this");
     const { user } = renderApp("/user/notifications", {
       "GET /notifications": () => {
-        calls += 1;
-        // The bell and the page share one cached read: the first call is held open.
-        return calls === 1
-          ? new Promise<FakeReply>((resolve) => {
-              answer = resolve;
-            })
-          : success({
-              data: [
-                {
-                  id: 3,
-                  kind: "deposit_confirmed",
-                  title: "Deposit confirmed",
-                  message: "Your deposit of $50.00 was confirmed.",
-                  is_read: false,
-                  created_at: "2026-01-15T12:00:00.000Z",
-                },
-              ],
-              unread_count: 1,
-              pagination: { last_page: 1, current_page: 1, total: 1 },
-            });
+        if (phase === "held") return new Promise<FakeReply>((resolve) => held.push(resolve));
+        if (phase === "failing") return refused();
+        return success({
+          data: [
+            {
+              id: 3,
+              kind: "deposit_confirmed",
+              title: "Deposit confirmed",
+              message: "Your deposit of $50.00 was confirmed.",
+              is_read: false,
+              created_at: "2026-01-15T12:00:00.000Z",
+            },
+          ],
+          unread_count: 1,
+          pagination: { last_page: 1, current_page: 1, total: 1 },
+        });
       },
     });
     expect(await screen.findByRole("status", { name: "Loading notifications" })).toHaveTextContent(
       "Loading...",
     );
-    answer(failure(403, "You are not allowed to do this"));
+    phase = "failing";
+    for (const answer of held.splice(0)) answer(refused());
     expect(await screen.findByRole("alert")).toHaveTextContent("Failed to load notifications");
+    phase = "recovered";
     await user.click(screen.getByRole("button", { name: "Try again" }));
     expect(await screen.findByText("Deposit confirmed")).toBeInTheDocument();
   });

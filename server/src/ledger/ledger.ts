@@ -39,9 +39,9 @@ export type SystemAccountCode =
 export const house_shards = 16;
 
 /**
- * The house shard a trader's payouts and refunds come from: always the same one for a
- * trader, so settlement batches on disjoint groups of traders touch disjoint shards. (Stakes
- * go to the shard of their place-trade batch instead: see trade-batcher.ts.)
+ * A house shard picked by trader: the same one for a trader every time. Tests and the
+ * benches' seeding use it; the engine picks shards per batch instead (stakes: trade-batcher.ts,
+ * payouts: settlement.ts `settlementShard`).
  */
 export function houseAccountCode(isPractice: boolean, userId: number): SystemAccountCode {
   return houseShardCode(isPractice, userId % house_shards);

@@ -5,7 +5,7 @@ import type { Clock } from "../clock.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
-import { DEFAULT_CURRENCY, house_shards, houseAccountCode } from "../ledger/ledger.ts";
+import { DEFAULT_CURRENCY, house_shards, houseShardCode } from "../ledger/ledger.ts";
 import { firstTickAfterFromDatabase, tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { type AuditTick, auditSecondOf, auditWindowTicks } from "../prices/ticks-around.ts";
@@ -81,12 +81,17 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
     return settled.reduce((sum, count) => sum + count, 0);
   }
 
+  /** Turns the partitions' batches over their house shards (see `settlementShard`). */
+  let batchesStarted = 0;
+
   async function settlePartition(partition: Partition): Promise<number> {
     let settledTotal = 0;
     for (;;) {
+      const shard = settlementShard(partition, batchesStarted++);
       const { settled, claimed, skipped, balances, windows } = await settleBatch(
         dependencies,
         partition,
+        shard,
         storedWindows,
       );
       // Committed: these windows need no rewrite until more ticks arrive.
@@ -184,6 +189,7 @@ interface Decided {
 async function settleBatch(
   dependencies: SettlementDependencies,
   partition: Partition,
+  shard: number,
   storedWindows: StoredWindowSizes,
 ) {
   const { database, clock, store, log } = dependencies;
@@ -275,7 +281,7 @@ async function settleBatch(
           lag_ms: lagsMs[index],
           note: item.note,
           refund_reason: item.refundReason,
-          house_code: houseAccountCode(item.trade.is_practice, item.trade.user_id),
+          house_code: houseShardCode(item.trade.is_practice, shard),
         })),
       ),
       JSON.stringify(
@@ -335,6 +341,20 @@ if (house_shards % settlement_partitions !== 0) {
 interface Partition {
   index: number;
   partitions: number;
+}
+
+/**
+ * The house shard (of each account kind) a batch pays from and chains its trades' settled
+ * records onto: one per batch, taken in turn from its partition's own shards (those whose
+ * number is the partition's modulo the partition count). A batch so locks one or two house
+ * rows, not the shard of every trader it pays: place-trade batches, which take the shards
+ * in turn too (trade-batcher.ts), meet a settlement batch on a house row only now and then
+ * instead of waiting for one to commit whenever trades come due. Which shard pays does not
+ * matter to anyone: the house is the sum of its shards.
+ */
+function settlementShard(partition: Partition, batch: number): number {
+  const shardsPerPartition = house_shards / partition.partitions;
+  return partition.index + partition.partitions * (batch % shardsPerPartition);
 }
 
 type AuditWindow = { symbol: string; secondMs: number; ticks: AuditTick[] };

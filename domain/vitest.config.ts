@@ -1,3 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { name: "domain", include: ["test/**/*.test.ts"] } });
+// Beside the server project (same sequence.groupOrder), so the same worker count.
+export default defineConfig({
+  test: { name: "domain", include: ["test/**/*.test.ts"], maxWorkers: 2 },
+});

@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     name: "soak",
     include: ["test/soak.test.ts"],
+    maxWorkers: 1,
     testTimeout: 240_000,
     hookTimeout: 180_000,
   },

@@ -75,6 +75,10 @@ export default defineConfig({
     // One jsdom per worker instead of per file halves the suite's time; test/setup.ts resets
     // everything a test can leave behind (storage, toasts, API client, <html> class).
     isolate: false,
+    // Alone, after the domain and server projects (findByRole's timeouts are short), and one
+    // file at a time: its own sequence.groupOrder, after server-serial's.
+    maxWorkers: 1,
+    sequence: { groupOrder: 2 },
     testTimeout: 15_000,
   },
 });

@@ -5,7 +5,10 @@ import { tradeMessages } from "@tp/domain/trade-form";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresDatabase } from "../src/db/postgres-database.ts";
 import { checkLedger } from "../src/ledger/ledger.ts";
-import { createFreshPostgresDatabase, type FreshPostgres } from "../src/testing/fresh-database.ts";
+import {
+  createMigratedPostgresDatabase,
+  type FreshPostgres,
+} from "../src/testing/fresh-database.ts";
 import { httpClient, newTrader } from "./support/http.ts";
 import {
   health,
@@ -44,7 +47,7 @@ describe.runIf(postgresUrl !== null)("two processes when their Redis goes down",
   const dataDir = mkdtempSync(path.join(tmpdir(), "tp-outage-"));
 
   beforeAll(async () => {
-    postgres = await createFreshPostgresDatabase(postgresUrl!, "outage");
+    postgres = await createMigratedPostgresDatabase(postgresUrl!, "outage");
     redis = await startRedisProcess();
     for (let index = 0; index < 2; index++) {
       servers.push(

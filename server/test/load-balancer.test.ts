@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import WebSocket from "ws";
 import { openPostgresDatabase } from "../src/db/postgres-database.ts";
 import { checkLedger } from "../src/ledger/ledger.ts";
-import { createFreshPostgresDatabase, type FreshPostgres } from "../src/testing/fresh-database.ts";
+import {
+  createMigratedPostgresDatabase,
+  type FreshPostgres,
+} from "../src/testing/fresh-database.ts";
 import { httpClient, newTrader } from "./support/http.ts";
 import {
   freePort,
@@ -209,9 +212,10 @@ describe.runIf(environment !== null)(
     }
 
     beforeAll(async () => {
-      postgres = await createFreshPostgresDatabase(environment!.databaseUrl, "haproxy");
+      postgres = await createMigratedPostgresDatabase(environment!.databaseUrl, "haproxy");
       for (const name of ["listen", "a", "b", "c"] as const) ports[name] = await freePort();
-      // One after the other: the first start runs the migrations.
+      // One after the other: the first start runs `migrate` (on this copy of the migrated
+      // template, only the SQL functions).
       for (const name of ["a", "b"] as const) {
         const server = await startServer(name);
         await until(

@@ -9,7 +9,7 @@ import { openPostgresDatabase } from "../src/db/postgres-database.ts";
 import { Readiness } from "../src/http/readiness.ts";
 import { checkLedger } from "../src/ledger/ledger.ts";
 import {
-  createFreshPostgresDatabase,
+  createMigratedPostgresDatabase,
   databaseKindsUnderTest,
   type FreshPostgres,
 } from "../src/testing/fresh-database.ts";
@@ -202,7 +202,7 @@ describe.each(databaseKindsUnderTest())("draining a server process on %s", (kind
 
   it("turns not ready, finishes its trades in flight, sends sockets elsewhere and exits 0", async () => {
     if (kind === "postgres") {
-      postgres = await createFreshPostgresDatabase(process.env.DATABASE_URL!, "drain");
+      postgres = await createMigratedPostgresDatabase(process.env.DATABASE_URL!, "drain");
     }
     const readinessDelayMs = 1_500;
     const timeoutMs = 10_000;

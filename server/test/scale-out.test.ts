@@ -4,7 +4,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresDatabase } from "../src/db/postgres-database.ts";
 import { checkLedger } from "../src/ledger/ledger.ts";
-import { createFreshPostgresDatabase, type FreshPostgres } from "../src/testing/fresh-database.ts";
+import {
+  createMigratedPostgresDatabase,
+  type FreshPostgres,
+} from "../src/testing/fresh-database.ts";
 import { httpClient, newTrader } from "./support/http.ts";
 import {
   health,
@@ -57,7 +60,7 @@ describe.runIf(environment !== null)("two server processes on one PostgreSQL and
   }
 
   beforeAll(async () => {
-    postgres = await createFreshPostgresDatabase(environment!.databaseUrl, "scale");
+    postgres = await createMigratedPostgresDatabase(environment!.databaseUrl, "scale");
     const [first, second] = [await startServer(), await startServer()];
     await Promise.all([waitHealthy(first!), waitHealthy(second!)]);
   }, 120_000);

@@ -12,7 +12,7 @@ import type { Database } from "../db/database.ts";
 import { openDatabase } from "../db/open-database.ts";
 import type { Feed } from "../feeds/tick.ts";
 import { checkLedger } from "../ledger/ledger.ts";
-import { createFreshPostgresDatabase, migratedPgliteTemplate } from "./fresh-database.ts";
+import { createMigratedPostgresDatabase, migratedPgliteTemplate } from "./fresh-database.ts";
 import { SmtpCapture } from "./smtp-capture.ts";
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -38,7 +38,8 @@ export interface TestPlatform {
 
 /**
  * Test support: the real application on a real port over a fresh database (PGlite in a temp
- * folder, or a new PostgreSQL database), a real SMTP server catching its mail, and a manual
+ * folder, or a new PostgreSQL database; either copied from a migrated template, so the start's
+ * `migrate` finds nothing to apply), a real SMTP server catching its mail, and a manual
  * clock. `webDistDir` defaults to a temp folder with a stand-in shell; pass the real build
  * for browser tests.
  */
@@ -64,7 +65,9 @@ export async function startTestPlatform(
     writeFileSync(path.join(webDistDir, "assets", "app-abc123.js"), "console.info('asset');");
   }
   const postgres =
-    kind === "postgres" ? await createFreshPostgresDatabase(requiredDatabaseUrl(), "server") : null;
+    kind === "postgres"
+      ? await createMigratedPostgresDatabase(requiredDatabaseUrl(), "server")
+      : null;
   const smtp = new SmtpCapture();
   const smtpUrl = await smtp.start();
   // Typed as ManualClock for the suites that advance it; one that passes systemClock must not.

@@ -14,7 +14,7 @@ import {
   tickInForceFromDatabase,
 } from "../../src/prices/price-history.ts";
 import {
-  createFreshPostgresDatabase,
+  createMigratedPostgresDatabase,
   databaseKindsUnderTest,
   type FreshPostgres,
 } from "../../src/testing/fresh-database.ts";
@@ -37,7 +37,7 @@ describe.each(databaseKindsUnderTest())("provider history stored on %s", (kind) 
 
   beforeAll(async () => {
     if (kind === "postgres") {
-      postgres = await createFreshPostgresDatabase(process.env.DATABASE_URL!, "history");
+      postgres = await createMigratedPostgresDatabase(process.env.DATABASE_URL!, "history");
       database = await openPostgresDatabase(postgres.url);
     } else {
       database = await openPgliteDatabase(null);

@@ -55,6 +55,8 @@ const symbols_per_socket = 2;
 const http_connections = 64;
 /** The "half-max" calibration's length. */
 const calibration_s = 15;
+/** The calibration's trades must all settle within this before the mix starts. */
+const calibration_settle_timeout_ms = 120_000;
 /** Trades waiting for a reply past this are not sent (counted): the client must not pile up. */
 const trades_outstanding_max = 4_000;
 const request_timeout_ms = 30_000;
@@ -328,6 +330,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     sampler = new pg.Client({ connectionString: server.databaseUrl });
     await sampler.connect();
     const database = sampler;
+    if (calibration) {
+      // The calibration's trades (tens of thousands, all 30 s) must not come due inside the
+      // mix: settling them at once would hold the traders' accounts for seconds, and the
+      // soak would measure the calibration's burst instead of its own steady mix.
+      const open = await waitForOpenTradesSettled(database, calibration_settle_timeout_ms);
+      options.log?.(`calibration: its trades settled (${open} open)`);
+    }
     const seeded = await seedStalePriceRows(database);
 
     // Sockets: each signs in as a trader and subscribes to two symbols.
@@ -671,6 +680,22 @@ function openSocket(
       }
     });
   });
+}
+
+/** Waits until no trade is open; throws when some still are after `timeoutMs`. */
+async function waitForOpenTradesSettled(database: pg.Client, timeoutMs: number): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const result = await database.query<{ open: string }>(
+      "SELECT COUNT(*) AS open FROM trades WHERE status = 'open'",
+    );
+    const open = Number(result.rows[0]!.open);
+    if (open === 0) return open;
+    if (performance.now() > deadline) {
+      throw new Error(`${open} calibration trades still open after ${timeoutMs / 1000} s`);
+    }
+    await sleep(1_000);
+  }
 }
 
 /** POST /place-trade on a fixed schedule; the reply must be 201. */

@@ -48,8 +48,13 @@ export interface TradeOutcome {
 
 export type TradeBatcher = RequestBatcher<TradeRequest, TradeOutcome>;
 
-/** Most requests per place_trades call. */
-export const trade_batch_max = 100;
+/**
+ * Most requests per place_trades call. With one call at a time, this caps the rate at
+ * trade_batch_max per call's duration: when a call waits (on traders' accounts a settlement
+ * batch holds), the next one must be able to carry everything that arrived meanwhile, or
+ * requests queue for good. 100 capped the soak's steady mix below half the maximum.
+ */
+export const trade_batch_max = 500;
 /**
  * One call at a time: the requests that arrive meanwhile make the next call's batch. Most of
  * a call's cost in PostgreSQL is per call, not per trade, so bigger batches make each trade

@@ -3,7 +3,14 @@
 // socket failure, RSS and heap flat after warm-up (< 10 % growth), connections flat, old
 // price rows pruned, ledger check and journal verify clean. Not in the default list:
 // `npm run bench -- soak`.
-import { type Growth, runSoak, type SoakReport, type SoakSample } from "./lib/soak-run.ts";
+import {
+  calibration_connections,
+  type Growth,
+  mix_http_connections,
+  runSoak,
+  type SoakReport,
+  type SoakSample,
+} from "./lib/soak-run.ts";
 import { type BenchResult, fixed, loadAverage, type ResultRow } from "./lib/stats.ts";
 
 /**
@@ -55,8 +62,12 @@ export function soakRows(report: SoakReport): ResultRow[] {
     {
       metric: "trade rate asked",
       value: report.calibration
-        ? `${report.options.tradesPerS}/s: half of the ${fixed(report.calibration.requestsPerSecond, 0)}/s maximum measured first (autocannon, 64 connections, ${fixed(report.calibration.elapsedS, 0)} s, ${report.calibration.non2xx} non-2xx)`
+        ? `${report.options.tradesPerS}/s: half of the ${fixed(report.calibration.requestsPerSecond, 0)}/s maximum measured first (autocannon, ${calibration_connections} connections, ${fixed(report.calibration.elapsedS, 0)} s, ${report.calibration.non2xx} non-2xx)`
         : `${report.options.tradesPerS}/s (BENCH_SOAK_TRADES_PER_S)`,
+    },
+    {
+      metric: "trades sent over (keep-alive connections, one request at a time each)",
+      value: String(mix_http_connections),
     },
     {
       metric: "trades placed / sent (rate)",

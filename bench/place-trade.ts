@@ -1,4 +1,5 @@
-// (a) POST /api/v1/place-trade over HTTP keep-alive: 1,000 traders, 64 connections, every
+// (a) POST /api/v1/place-trade over HTTP keep-alive: 1,000 traders, 64 connections (or
+// BENCH_PLACE_CONNECTIONS), every
 // request with its own Idempotency-Key. Maximum rate (autocannon, closed loop), then latency
 // at half that rate (open loop), beside pgbench's rate for a one-row-update-plus-insert
 // transaction on the same database in the same run, and beside a minimal Fastify route
@@ -34,7 +35,11 @@ import {
 
 /** As many traders as pgbench's reference tables have accounts. */
 const traders_count = pgbench_accounts;
-const connections = 64;
+/**
+ * The client's keep-alive connections, each one request at a time (BENCH_PLACE_CONNECTIONS;
+ * pgbench runs with as many clients, so the two are compared at the same concurrency).
+ */
+const connections = Number(process.env.BENCH_PLACE_CONNECTIONS ?? 64);
 const warmup_ms = 3_000;
 const pass_ms = 15_000;
 const pass_requests_max = 200_000;
@@ -137,7 +142,11 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     );
 
     // --- pgbench on the same database ---------------------------------------------------
-    const pgSpread = await pgbenchUpdatePlusInsert(server.databaseUrl, pgbench_seconds);
+    const pgSpread = await pgbenchUpdatePlusInsert(
+      server.databaseUrl,
+      pgbench_seconds,
+      connections,
+    );
     const pgHot64 = await runPgbench({
       databaseUrl: server.databaseUrl,
       name: "place-trade-shape-hot-row",
@@ -292,7 +301,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
 
     rows.push(
       {
-        metric: "pgbench update+insert, 1,000 rows (-c 64 -j 2 -T 10): tps",
+        metric: `pgbench update+insert, 1,000 rows (-c ${connections} -j 2 -T 10): tps`,
         value: fixed(pgSpread.tps, 0),
       },
       {
@@ -316,7 +325,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         value: fixed(pgShardLast10.tps, 0),
       },
       {
-        metric: "max (autocannon, 64 conns, 15 s): trades/s (201 replies / elapsed)",
+        metric: `max (autocannon, ${connections} conns, 15 s): trades/s (201 replies / elapsed)`,
         value: fixed(maxRate, 0),
       },
       {

@@ -47,13 +47,13 @@ END;
 `;
 
 /** The reference rate the engine benches are judged against: update+insert, -c 64 -j 2. */
-export async function pgbenchUpdatePlusInsert(databaseUrl: string, seconds: number) {
+export async function pgbenchUpdatePlusInsert(databaseUrl: string, seconds: number, clients = 64) {
   await withClient(databaseUrl, (client) => client.query(pgbenchSetup));
   return runPgbench({
     databaseUrl,
     name: "update-plus-insert",
     script: updatePlusInsert,
-    clients: 64,
+    clients,
     threads: 2,
     seconds,
   });

@@ -35,11 +35,13 @@ import {
 
 /** As many traders as pgbench's reference tables have accounts. */
 const traders_count = pgbench_accounts;
-/**
- * The client's keep-alive connections, each one request at a time (BENCH_PLACE_CONNECTIONS;
- * pgbench runs with as many clients, so the two are compared at the same concurrency).
- */
+/** The client's keep-alive connections, each one request at a time (BENCH_PLACE_CONNECTIONS). */
 const connections = Number(process.env.BENCH_PLACE_CONNECTIONS ?? 64);
+/**
+ * pgbench's clients: as many as the client's connections, up to 64 (each is a PostgreSQL
+ * connection, and the default max_connections is 100).
+ */
+const pgbench_clients = Math.min(connections, 64);
 const warmup_ms = 3_000;
 const pass_ms = 15_000;
 const pass_requests_max = 200_000;
@@ -145,7 +147,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     const pgSpread = await pgbenchUpdatePlusInsert(
       server.databaseUrl,
       pgbench_seconds,
-      connections,
+      pgbench_clients,
     );
     const pgHot64 = await runPgbench({
       databaseUrl: server.databaseUrl,
@@ -301,7 +303,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
 
     rows.push(
       {
-        metric: `pgbench update+insert, 1,000 rows (-c ${connections} -j 2 -T 10): tps`,
+        metric: `pgbench update+insert, 1,000 rows (-c ${pgbench_clients} -j 2 -T 10): tps`,
         value: fixed(pgSpread.tps, 0),
       },
       {

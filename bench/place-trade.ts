@@ -1,8 +1,8 @@
 // (a) POST /api/v1/place-trade over HTTP keep-alive: 1,000 traders, 64 connections (or
-// BENCH_PLACE_CONNECTIONS), every
-// request with its own Idempotency-Key. Maximum rate (autocannon, closed loop), then latency
-// at half that rate (open loop), beside pgbench's rate for a one-row-update-plus-insert
-// transaction on the same database in the same run, and beside a minimal Fastify route
+// BENCH_PLACE_CONNECTIONS), every request with its own Idempotency-Key. Maximum rate
+// (autocannon, closed loop), then latency at half that rate (open loop), beside pgbench's
+// rate for a one-row-update-plus-insert transaction on the same database in the same run,
+// and beside a minimal Fastify route
 // (bench/minimal-fastify.ts) taking the same requests from the same client.
 import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";

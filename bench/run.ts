@@ -1,7 +1,8 @@
 // `npm run bench [-- name ...]`: the engine's benchmarks in sequence (default: all), each
 // printed as a table, then one JSON line per benchmark. Needs PostgreSQL at DATABASE_URL
 // (default postgres://postgres@127.0.0.1:5432/postgres) and pgbench; not part of npm test.
-//   place-trade  POST /api/v1/place-trade, 1,000 traders, 64 keep-alive connections, vs pgbench
+//   place-trade  POST /api/v1/place-trade, 1,000 traders, 64 keep-alive connections
+//                (BENCH_PLACE_CONNECTIONS), vs pgbench
 //   settlement   50,000 trades expiring in the same second
 //   stream       WebSocket fan-out ramp 1k → 10k sockets × 10 symbols × 4 ticks/s, beside a
 //                minimal ws server; then two server processes on Redis (needs REDIS_URL)

@@ -14,6 +14,7 @@ import {
   expireUnconfirmedWithdrawals,
   withdrawal_expiry_batch_max,
 } from "./funding/withdrawals.ts";
+import { idempotency_prune_batch_max, pruneIdempotencyKeys } from "./idempotency/idempotency.ts";
 import { writeCheckpoint } from "./journal/checkpoints.ts";
 import { type OutboxDelivery, startOutboxDelivery } from "./mail/outbox.ts";
 import {
@@ -52,6 +53,8 @@ export interface Workers {
   accountClosure: PollingWorker;
   /** Signs a checkpoint of the journal's chains each minute they moved (issue 15 item 3). */
   journalCheckpoints: PollingWorker;
+  /** Forgets Idempotency-Keys a day after their first use (`idempotency_key_retention_ms`). */
+  idempotencyRetention: PollingWorker;
   /** Stops them all, each after its pass under way, in the order below. */
   stop(): Promise<void>;
 }
@@ -214,6 +217,18 @@ export function startWorkers(options: {
     failure_message: "journal checkpoint failed",
   });
 
+  const idempotencyRetention = startPollingWorker({
+    runBatch: (now) => pruneIdempotencyKeys(database, now, idempotency_prune_batch_max),
+    batch_max: idempotency_prune_batch_max,
+    // Keys are kept a day: ten minutes more is of no consequence, and a pass deletes what
+    // ten minutes of trading added in a few statements.
+    poll_interval_ms: 10 * 60_000,
+    failure_backoff_ms_max: 60 * 60_000,
+    clock,
+    log: log.child({ module: "idempotency" }),
+    failure_message: "idempotency key pruning failed",
+  });
+
   return {
     outbox,
     accountEmails,
@@ -226,7 +241,9 @@ export function startWorkers(options: {
     losingAccounts,
     accountClosure,
     journalCheckpoints,
+    idempotencyRetention,
     async stop() {
+      await idempotencyRetention.stop();
       await journalCheckpoints.stop();
       await accountClosure.stop();
       await losingAccounts.stop();

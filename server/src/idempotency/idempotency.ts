@@ -18,6 +18,35 @@ import { AppError } from "../http/errors.ts";
  */
 export const idempotency_key_length_max = 200;
 
+/**
+ * How long a key is remembered, from its first use: a retry within it gets the stored reply;
+ * after it the key is new again (Stripe's rule, 24 hours). Retries come seconds or minutes
+ * later; without a limit the table grew with every trade forever.
+ */
+export const idempotency_key_retention_ms = 24 * 60 * 60 * 1000;
+
+/** Keys pruned per statement: a pass deletes in batches of this many, oldest first. */
+export const idempotency_prune_batch_max = 5_000;
+
+/**
+ * Deletes up to `limit` keys older than the retention, oldest first (the
+ * `idempotency_keys_created_idx` index finds them); returns how many were deleted.
+ */
+export async function pruneIdempotencyKeys(
+  queryable: Queryable,
+  now: Date,
+  limit: number,
+): Promise<number> {
+  const result = await queryable.query(
+    `DELETE FROM idempotency_keys k
+     USING (SELECT user_id, key FROM idempotency_keys
+            WHERE created_at < $1 ORDER BY created_at LIMIT $2) old
+     WHERE k.user_id = old.user_id AND k.key = old.key`,
+    [new Date(now.getTime() - idempotency_key_retention_ms), limit],
+  );
+  return result.rowCount;
+}
+
 export interface IdempotencyKey {
   key: string;
   requestHash: string;

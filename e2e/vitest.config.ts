@@ -12,5 +12,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // A poll waits as long as an element wait (browser.ts: 15 s), not Vitest's default 1 s:
+    // on a busy machine a page that answers in 1.2 s is slow, not wrong. A poll that must be
+    // quicker says so with its own timeout.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

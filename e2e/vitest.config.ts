@@ -2,8 +2,12 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The browser suite: the real server over a fresh database, real SMTP capture and the real
- * built web app (web/dist), driven in a real Chromium. One file at a time: each starts its
- * own platform and browser, and running them side by side only makes them slower and flakier.
+ * built web app (web/dist), driven in a real Chromium.
+ *
+ * Two files at a time: each starts its own platform (fresh database, own port) and browser,
+ * and much of the suite is real waiting (30-second trades that settle on the real clock, feed
+ * ages that move, toasts that leave), which the other file's work fills. Not more: on a 2-core
+ * machine a third platform and browser only queue for the CPU.
  */
 export default defineConfig({
   test: {
@@ -11,6 +15,11 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: 2,
+    // A poll waits as long as an element wait (browser.ts: 15 s), not Vitest's default 1 s:
+    // with another file beside it, a page that answers in 1.2 s is slow, not wrong. A poll
+    // that must be quicker says so with its own timeout.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -25,7 +25,14 @@ import {
 } from "../src/pages/common.ts";
 import { DashboardPage } from "../src/pages/dashboard-page.ts";
 import { SignInPage } from "../src/pages/sign-in-page.ts";
-import { api, newTrader, registerByApi, startProxiedBrowserPlatform } from "../src/platform.ts";
+import {
+  type ApiReply,
+  api,
+  newTrader,
+  registerByApi,
+  startProxiedBrowserPlatform,
+  type Trader,
+} from "../src/platform.ts";
 import { screenshot } from "../src/screenshots.ts";
 
 /** A 30-second trade settles about 2 s after expiry; the wait leaves room for a slow box. */
@@ -64,6 +71,11 @@ describeBrowser.each(databaseKindsUnderTest())(
   (kind) => {
     let platform: TestPlatform;
     let browser: Browser;
+    /**
+     * The market status test's practice Put, placed as the platform starts: its 30 seconds run
+     * out while the first test waits for its own trade, instead of after it.
+     */
+    let refunded: { trader: Trader; token: string; placed: ApiReply };
 
     beforeAll(async () => {
       [platform, browser] = await Promise.all([
@@ -76,6 +88,14 @@ describeBrowser.each(databaseKindsUnderTest())(
         }),
         launchBrowser(),
       ]);
+      const trader = newTrader();
+      await registerByApi(platform, trader);
+      const token = await signInByApi(platform, trader.email, trader.password);
+      const placed = await api(platform, "POST", "/place-trade", {
+        token,
+        body: { asset: "EURUSD", type: "put", amount: 12.5, duration: 30, is_practice: true },
+      });
+      refunded = { trader, token, placed };
     });
     afterAll(async () => {
       await browser?.close();
@@ -158,16 +178,11 @@ describeBrowser.each(databaseKindsUnderTest())(
         await expectVisible(page.getByText(refund_rule));
       });
 
-      // A trade placed and settled live; the feed guard (the lead's part of issue 11) records
-      // halts and the refund reason; until it lands here, the rows it writes are staged.
-      const trader = newTrader();
-      await registerByApi(platform, trader);
-      const token = await signInByApi(platform, trader.email, trader.password);
-      const placed = await api(platform, "POST", "/place-trade", {
-        token,
-        body: { asset: "EURUSD", type: "put", amount: 12.5, duration: 30, is_practice: true },
-      });
-      expect(placed.status).toBe(201);
+      // A trade placed (as the platform started) and settled live; the feed guard (the lead's
+      // part of issue 11) records halts and the refund reason; until it lands here, the rows it
+      // writes are staged.
+      const { trader, token, placed } = refunded;
+      expect(placed.status, JSON.stringify(placed.body)).toBe(201);
       const tradeId = placed.body.data.trade.id as number;
       await expect
         .poll(

@@ -167,7 +167,7 @@ describeBrowser.each(databaseKindsUnderTest())("trading dashboard in Chromium on
       const countdown = openTrade.getByTestId("countdown");
       const first = await countdown.textContent();
       expect(first).toMatch(/^0:[0-3]\d$/);
-      await expect.poll(() => countdown.textContent(), { timeout: 5_000 }).not.toBe(first);
+      await expect.poll(() => countdown.textContent(), { timeout: 10_000 }).not.toBe(first);
       await expectVisible(openTrade.getByText(/^(In|Out of|At) the money$/));
       if (name === "desktop") {
         await dismissToasts(page);

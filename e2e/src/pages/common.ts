@@ -55,7 +55,7 @@ export async function fieldErrorOf(control: Locator): Promise<string> {
 
 /** Waits until the control shows this error (see fieldErrorOf). */
 export async function expectFieldError(control: Locator, expected: string | RegExp): Promise<void> {
-  const options = { timeout: 5_000, message: `the error under ${control}` };
+  const options = { timeout: 15_000, message: `the error under ${control}` };
   const error = expect.poll(() => fieldErrorOf(control), options);
   if (typeof expected === "string") await error.toBe(expected);
   else await error.toMatch(expected);

@@ -59,6 +59,24 @@ describe("createRequestBatcher", () => {
     expect(await Promise.all(answers)).toEqual([10, 20, 30]);
   });
 
+  it("starts the next call before it answers the finished call's requests", async () => {
+    const recorder = recordingRun();
+    const batcher = createRequestBatcher({ run: recorder.run, batchMax: 10, inFlightMax: 1 });
+    // What had been sent when the first request's answer arrived.
+    let sentWhenAnswered: number[][] = [];
+    const first = batcher.submit(1).then((answer) => {
+      sentWhenAnswered = recorder.batches.map((batch) => [...batch]);
+      return answer;
+    });
+    const rest = [2, 3].map((request) => batcher.submit(request));
+    recorder.releaseAll();
+    expect(await first).toBe(10);
+    // The database already works on [2, 3] while this process writes the first reply.
+    expect(sentWhenAnswered).toEqual([[1], [2, 3]]);
+    recorder.releaseAll();
+    expect(await Promise.all(rest)).toEqual([20, 30]);
+  });
+
   it("never puts two requests with one exclusive key in the same call", async () => {
     const recorder = recordingRun();
     const batcher = createRequestBatcher({

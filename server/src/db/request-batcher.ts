@@ -64,24 +64,33 @@ export function createRequestBatcher<Request, Answer>(
       }
       waiting = later;
       inFlight += 1;
-      void run(batch).finally(() => {
-        inFlight -= 1;
-        flush();
-        settleIdle();
-      });
+      void run(batch);
     }
   }
 
   async function run(batch: Array<Waiting<Request, Answer>>) {
+    let answers: Answer[] | null = null;
+    let failure: unknown = null;
     try {
-      const answers = await options.run(batch.map((entry) => entry.request));
+      answers = await options.run(batch.map((entry) => entry.request));
       if (answers.length !== batch.length) {
         throw new Error(`a batch of ${batch.length} requests got ${answers.length} answers`);
       }
-      for (const [index, answer] of answers.entries()) batch[index]!.resolve(answer);
     } catch (error) {
-      for (const entry of batch) entry.reject(error);
+      answers = null;
+      failure = error;
     }
+    // The call is over: the next one starts before this one's requests are answered, so the
+    // database works on the next batch while this process writes the replies (answering
+    // first left the database idle for as long as the replies took).
+    inFlight -= 1;
+    flush();
+    if (answers === null) {
+      for (const entry of batch) entry.reject(failure);
+    } else {
+      for (const [index, answer] of answers.entries()) batch[index]!.resolve(answer);
+    }
+    settleIdle();
   }
 
   return {

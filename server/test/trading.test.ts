@@ -74,6 +74,26 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     expect(stake.rows).toEqual([{ kind: "trade_stake" }]);
   });
 
+  it("runs no settlement pass for a trade placed: the worker comes at the earliest expiry", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.08, 500);
+    const placeOne = async () => {
+      const placed = await http.post("/api/v1/place-trade", practiceTrade, trader.token);
+      expect(placed.status).toBe(201);
+    };
+    await placeOne();
+    let queries = 0;
+    const stopCounting = platform.database.onQuery(() => {
+      queries += 1;
+    });
+    for (let trade = 0; trade < 10; trade++) await placeOne();
+    stopCounting();
+    // Each place is its session's lookup and one place_trades call (22 queries in all here);
+    // the worker's own timer may add one pass (at most 7 queries). A pass per place, as
+    // before, made 45–52.
+    expect(queries).toBeLessThanOrEqual(30);
+  });
+
   it("checks the form's rules in the spec's order", async () => {
     const trader = await signedInTrader(platform);
     const cases: Array<[Record<string, unknown>, string]> = [

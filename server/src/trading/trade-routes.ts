@@ -64,7 +64,7 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
         sessionStartedAt: startedAt,
       });
       if (result.replayed) reply.header("idempotency-replayed", "true");
-      else context.settlement.wake();
+      else context.settlement.wake(new Date(result.body.data.trade.expires_at));
       return reply.status(result.statusCode as 201).send(result.body);
     },
   );

@@ -144,11 +144,9 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     );
 
     // --- pgbench on the same database ---------------------------------------------------
-    const pgSpread = await pgbenchUpdatePlusInsert(
-      server.databaseUrl,
-      pgbench_seconds,
-      pgbench_clients,
-    );
+    // The old place-trade shapes first; the reference (update+insert) runs right before the
+    // HTTP passes and again right after them, because this machine's own rate drifts by tens
+    // of percent within minutes. The ratio is to the mean of the two.
     const pgHot64 = await runPgbench({
       databaseUrl: server.databaseUrl,
       name: "place-trade-shape-hot-row",
@@ -189,6 +187,11 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
       threads: 2,
       seconds: pgbench_seconds,
     });
+    const pgBefore = await pgbenchUpdatePlusInsert(
+      server.databaseUrl,
+      pgbench_seconds,
+      pgbench_clients,
+    );
 
     // --- HTTP load ------------------------------------------------------------------------
     const bodies = (["call", "put"] as const).map((type) =>
@@ -264,6 +267,12 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
       (performance.now() - halfWallBefore) / 1000,
     );
     agent.destroy();
+    const pgAfter = await pgbenchUpdatePlusInsert(
+      server.databaseUrl,
+      pgbench_seconds,
+      pgbench_clients,
+    );
+    const pgbenchTps = (pgBefore.tps + pgAfter.tps) / 2;
     const ledger = await server.call("ledgerCheck", undefined, 120_000);
 
     // --- the reference: a minimal Fastify route, same client, body and headers -----------------
@@ -293,7 +302,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     // --- figures ----------------------------------------------------------------------------
     const maxLatency = maxPass.latencyMs;
     const halfLatency = summarise(halfPass.latenciesMs);
-    const ratio = maxRate / pgSpread.tps;
+    const ratio = maxRate / pgbenchTps;
     // Trades placed in the max pass; each place_trades call (a "transaction" to the probe)
     // carries a batch of them.
     const placed = maxPass.completed;
@@ -303,8 +312,8 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
 
     rows.push(
       {
-        metric: `pgbench update+insert, 1,000 rows (-c ${pgbench_clients} -j 2 -T 10): tps`,
-        value: fixed(pgSpread.tps, 0),
+        metric: `pgbench update+insert, 1,000 rows (-c ${pgbench_clients} -j 2 -T 10): tps just before the HTTP passes / just after / mean`,
+        value: `${fixed(pgBefore.tps, 0)} / ${fixed(pgAfter.tps, 0)} / ${fixed(pgbenchTps, 0)}`,
       },
       {
         metric: "pgbench old place-trade shape, 1 hot row first (-c 64 -j 2 -T 10): tps",
@@ -339,7 +348,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         value: `${maxPass.completed} / ${maxPass.non2xx} / ${maxPass.errors} / ${maxPass.timeouts}`,
       },
       {
-        metric: "max trades/s ÷ pgbench update+insert tps",
+        metric: "max trades/s ÷ pgbench update+insert tps (the mean of before and after)",
         value: `${fixed(ratio * 100)} %`,
         target: "≥ 75 %",
         met: ratio >= 0.75,
@@ -423,7 +432,11 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         traders: traders_count,
         connections,
         pgbench: {
-          updatePlusInsert: { tps: pgSpread.tps, latencyMs: pgSpread.latencyAverageMs },
+          updatePlusInsert: {
+            tps: pgbenchTps,
+            before: { tps: pgBefore.tps, latencyMs: pgBefore.latencyAverageMs },
+            after: { tps: pgAfter.tps, latencyMs: pgAfter.latencyAverageMs },
+          },
           hotRowPlaceTradeShape64: { tps: pgHot64.tps, latencyMs: pgHot64.latencyAverageMs },
           hotRowPlaceTradeShape10: { tps: pgHot10.tps, latencyMs: pgHot10.latencyAverageMs },
           hotRowLast10: { tps: pgHotLast10.tps, latencyMs: pgHotLast10.latencyAverageMs },

@@ -13,6 +13,7 @@ import { adminDatabaseUrl, type PlatformChild, startPlatformChild } from "./lib/
 import { closedLoop, keepAliveAgent, type LoadOutcome, openLoop } from "./lib/http-load.ts";
 import { ledgerCheckRows } from "./lib/ledger-rows.ts";
 import {
+  createPgbenchTables,
   formatStatementTimes,
   pgbench_accounts,
   pgbenchUpdatePlusInsert,
@@ -147,6 +148,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     // The old place-trade shapes first; the reference (update+insert) runs right before the
     // HTTP passes and again right after them, because this machine's own rate drifts by tens
     // of percent within minutes. The ratio is to the mean of the two.
+    await createPgbenchTables(server.databaseUrl);
     const pgHot64 = await runPgbench({
       databaseUrl: server.databaseUrl,
       name: "place-trade-shape-hot-row",

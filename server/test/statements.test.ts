@@ -201,7 +201,12 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     expect([deposit.amount, deposit.fee, deposit.change]).toEqual(["100.00", "1.00", "99.00"]);
     expect(deposit.reference).toMatch(/^deposit:\d+$/);
     const payout = movements[2]!;
-    expect([payout.change, payout.reference]).toEqual(["18.50", `trade:${tradeIds[0]}`]);
+    // Payouts are one entry per settlement batch (migration 031), named after its first trade.
+    expect([payout.change, payout.reference, payout.description]).toEqual([
+      "18.50",
+      `settlement:${tradeIds[0]}:payout`,
+      "Payout of EURUSD call (won)",
+    ]);
     const paid = movements[7]!;
     expect([paid.amount, paid.fee, paid.change, paid.transaction_id]).toEqual([
       "19.50",

@@ -1,6 +1,8 @@
 import { tradeMessages } from "@tp/domain/trade-form";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { postEntry, systemAccountId, traderAccountId } from "../src/ledger/ledger.ts";
+import { ledgerReport } from "../src/reconciliation/reconciliation.ts";
+import { traderStatement } from "../src/statements/statement.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
 import {
@@ -325,6 +327,109 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
       expect(audit.note).toMatch(/not live across the expiry/);
       expect((await balances(trader.token)).practice_balance).toBe(10_000);
     });
+  });
+
+  it("a settlement batch pays with one entry: a posting per trader account, each trade naming it", async () => {
+    const first = await signedInTrader(platform);
+    const second = await signedInTrader(platform);
+    const symbol = "AUDCAD";
+    await advanceWithTick(platform, symbol, 0.66, 1_000);
+    const place = async (token: string, type: string, amount: number) => {
+      const reply = await http.post(
+        "/api/v1/place-trade",
+        { ...practiceTrade, asset: symbol, type, amount },
+        token,
+      );
+      expect(reply.status, reply.text).toBe(201);
+      return reply.body.data.trade.id as number;
+    };
+    // The first trader wins twice and loses once, the second wins once: one expiry for all.
+    const ids = [
+      await place(first.token, "call", 100),
+      await place(first.token, "call", 50),
+      await place(first.token, "put", 20),
+      await place(second.token, "call", 10),
+    ];
+    // The tick in force at the expiry, then one after it that shows the feed live across it.
+    await advanceWithTick(platform, symbol, 0.67, 29_900);
+    await advanceWithTick(platform, symbol, 0.5, 300);
+    await platform.context.settlement.settleDue();
+
+    const trades = await platform.database.query<{
+      id: number;
+      user_id: number;
+      status: string;
+      credit_cents: number;
+      settled_entry_id: number | null;
+    }>(
+      `SELECT id, user_id, status, credit_cents, settled_entry_id FROM trades
+       WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      [ids],
+    );
+    expect(trades.rows.map((trade) => trade.status)).toEqual(["won", "won", "lost", "won"]);
+    // A lost trade credits nothing and names no entry.
+    expect(trades.rows[2]!.settled_entry_id).toBeNull();
+    const credited = trades.rows.filter((trade) => trade.status === "won");
+    for (const trader of [first, second]) {
+      const own = credited.filter((trade) => Number(trade.user_id) === trader.user.id);
+      const entryIds = [...new Set(own.map((trade) => Number(trade.settled_entry_id)))];
+      // One entry paid each trader's trades of the batch, in one posting on their account.
+      expect(entryIds).toHaveLength(1);
+      const entry = await platform.database.query<{
+        kind: string;
+        reference: string;
+        amount_cents: number;
+        postings: number;
+      }>(
+        `SELECT e.kind, e.reference, SUM(p.amount_cents)::bigint AS amount_cents,
+                COUNT(*)::bigint AS postings
+         FROM journal_entries e JOIN postings p ON p.entry_id = e.id
+         WHERE e.id = $1 AND p.account_id = $2
+         GROUP BY e.kind, e.reference`,
+        [entryIds[0], await traderAccountId(platform.database, trader.user.id, "practice")],
+      );
+      expect(entry.rows).toHaveLength(1);
+      const row = entry.rows[0]!;
+      expect(row.kind).toBe("trade_payout");
+      expect(row.reference).toMatch(/^settlement:\d+:payout$/);
+      expect(Number(row.postings)).toBe(1);
+      expect(Number(row.amount_cents)).toBe(
+        own.reduce((sum, trade) => sum + Number(trade.credit_cents), 0),
+      );
+    }
+    // Each trader's statement names the trades its one line paid.
+    const day = platform.clock.now().toISOString().slice(0, 10);
+    const statement = await traderStatement(platform.database, first.user.id, "practice", {
+      from: new Date(`${day}T00:00:00Z`),
+      until: new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 60 * 60 * 1000),
+      fromText: day,
+      toText: day,
+    });
+    const payouts = statement.lines.filter((line) => line.kind === "trade_payout");
+    expect(payouts.map((line) => line.description)).toEqual([
+      `Payout of 2 trades settled together: ${symbol} call, ${symbol} call`,
+    ]);
+    expect(payouts[0]!.change_cents).toBe(
+      Number(credited[0]!.credit_cents) + Number(credited[1]!.credit_cents),
+    );
+
+    // Reconciliation holds every credit to its entry: a credit the entry did not pay shows.
+    expect((await ledgerReport(platform.database, platform.clock.now())).violations).toEqual([]);
+    const tampered = credited[0]!;
+    await platform.database.query(
+      "UPDATE trades SET credit_cents = credit_cents + 1 WHERE id = $1",
+      [tampered.id],
+    );
+    try {
+      expect((await ledgerReport(platform.database, platform.clock.now())).violations).toEqual([
+        `entry ${tampered.settled_entry_id}: paid account ${await traderAccountId(platform.database, first.user.id, "practice")} ${payouts[0]!.change_cents} cents but its trades were credited ${payouts[0]!.change_cents + 1}`,
+      ]);
+    } finally {
+      await platform.database.query(
+        "UPDATE trades SET credit_cents = credit_cents - 1 WHERE id = $1",
+        [tampered.id],
+      );
+    }
   });
 
   it("Idempotency-Key: the same request replays the first reply; a different one is a 409", async () => {

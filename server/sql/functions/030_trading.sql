@@ -204,10 +204,17 @@ END
 $$;
 
 -- Settles one claimed batch (server/src/trading/settlement.ts decides the outcomes; p_trades
--- is a JSON array of trade_settlement_in, p_windows of trade_audit_window_in): sets every
--- trade's outcome (all must still be open, or nothing is written), posts one journal entry
--- per credited trade (its house shard → the trader) through the ledger, stores the audit
--- windows, and returns the batch's traders' balances.
+-- is a JSON array of trade_settlement_in, p_windows of trade_audit_window_in): posts the
+-- batch's credits through the ledger as one `trade_payout` entry for the trades won and one
+-- `trade_refund` entry for the trades refunded (migration 031: one posting per house shard
+-- and one per trader account credited, where two postings per trade cost half of a settled
+-- trade's time), sets every trade's outcome and its entry (all must still be open, or
+-- nothing is written), stores the audit windows, and returns the batch's traders' balances.
+--
+-- Exactly once: a trade leaves 'open' once (the UPDATE below skips a trade no longer open,
+-- and a batch that finds fewer open trades than it claimed rolls back whole, credits and
+-- all), and a batch's entries are named after its lowest trade, which no other batch holds
+-- (journal_entries_trade_once_idx refuses a second entry of the same kind and reference).
 CREATE OR REPLACE FUNCTION settle_trades(
   p_trades jsonb,
   p_windows jsonb,
@@ -220,30 +227,71 @@ DECLARE
   v_trades trade_settlement_in[] := ARRAY(
     SELECT t FROM jsonb_populate_recordset(NULL::trade_settlement_in, p_trades) AS t
   );
-  v_credited trade_settlement_in[];
+  v_count integer := COALESCE(cardinality(v_trades), 0);
   v_accounts bigint[];
-  v_houses bigint[];
   v_chains bigint[];
+  v_batch text;
+  v_kinds text[];
+  v_entries ledger_entry_in[];
+  v_payout_entry bigint;
+  v_refund_entry bigint;
   v_updated integer;
   v_unposted integer;
 BEGIN
-  v_credited := ARRAY(SELECT u FROM unnest(v_trades) AS u WHERE u.credit_cents > 0);
+  IF v_count = 0 THEN
+    RETURN;
+  END IF;
+  v_batch := 'settlement:' || (SELECT MIN(u.trade_id) FROM unnest(v_trades) AS u);
+  -- Each trade's trader account (only a credited trade's is used) and its house shard: its
+  -- settled record is chained on the shard's chain of trades (migration 028), and its
+  -- credit comes from that shard.
   v_accounts := ledger_trader_account_ids(ARRAY(
-    SELECT ROW(c.user_id, c.is_practice)::ledger_trader_account_in
-    FROM unnest(v_credited) WITH ORDINALITY AS c ORDER BY c.ordinality
+    SELECT ROW(u.user_id, u.is_practice)::ledger_trader_account_in
+    FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
   ), p_currency);
-  -- Every trade's settled record is chained onto its house shard's chain of trades
-  -- (migration 028): all the batch's shards, and the credited traders' accounts, are locked
-  -- up front in the ledger's global order (ledger_post locks them again, at no cost).
   v_chains := ledger_system_account_ids(ARRAY(
     SELECT u.house_code FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
   ), p_currency);
-  -- A credited trade's payout comes from the shard its record is chained on.
-  v_houses := ARRAY(
-    SELECT v_chains[u.ordinality] FROM unnest(v_trades) WITH ORDINALITY AS u
-    WHERE u.credit_cents > 0 ORDER BY u.ordinality
-  );
-  PERFORM ledger_lock(v_accounts || v_chains);
+  -- All the batch's shards and the credited traders' accounts, locked up front in the
+  -- ledger's global order (ledger_post locks them again, at no cost).
+  PERFORM ledger_lock(ARRAY(
+    SELECT v_accounts[u.ordinality] FROM unnest(v_trades) WITH ORDINALITY AS u
+    WHERE u.credit_cents > 0
+  ) || v_chains);
+
+  -- The credits: an entry per kind that has any (payouts first), its postings the shards'
+  -- debits then the traders' credits, each summed over the batch, in account order.
+  SELECT array_agg(k.kind ORDER BY k.kind),
+         array_agg(ROW(k.kind, v_batch || ':' || k.suffix, p_settled_at, false, ARRAY(
+           SELECT ROW(x.account_id, x.amount_cents)::ledger_posting_in
+           FROM (
+             SELECT v_chains[u.ordinality] AS account_id,
+                    -SUM(u.credit_cents) AS amount_cents, 0 AS side
+             FROM unnest(v_trades) WITH ORDINALITY AS u
+             WHERE u.credit_cents > 0 AND (u.status = 'won') = (k.kind = 'trade_payout')
+             GROUP BY 1
+             UNION ALL
+             SELECT v_accounts[u.ordinality], SUM(u.credit_cents), 1
+             FROM unnest(v_trades) WITH ORDINALITY AS u
+             WHERE u.credit_cents > 0 AND (u.status = 'won') = (k.kind = 'trade_payout')
+             GROUP BY 1
+           ) x
+           ORDER BY x.side, x.account_id
+         ))::ledger_entry_in ORDER BY k.kind)
+  INTO v_kinds, v_entries
+  FROM (
+    SELECT DISTINCT CASE WHEN u.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END AS kind,
+                    CASE WHEN u.status = 'won' THEN 'payout' ELSE 'refund' END AS suffix
+    FROM unnest(v_trades) AS u WHERE u.credit_cents > 0
+  ) k;
+  SELECT COUNT(*) FILTER (WHERE p.outcome <> 'posted'),
+         MAX(p.entry_id) FILTER (WHERE v_kinds[p.ord] = 'trade_payout'),
+         MAX(p.entry_id) FILTER (WHERE v_kinds[p.ord] = 'trade_refund')
+  INTO v_unposted, v_payout_entry, v_refund_entry
+  FROM ledger_post(v_entries) AS p;
+  IF v_unposted > 0 THEN
+    RAISE EXCEPTION '% credit entries of the batch were not posted', v_unposted;
+  END IF;
 
   WITH settling AS (
     SELECT u.*, t.placed_hash, v_chains[u.ordinality] AS chain,
@@ -273,26 +321,15 @@ BEGIN
   SET status = l.status, exit_price = l.exit_price, exit_at = l.exit_at, exit_feed = l.exit_feed,
       credit_cents = l.credit_cents, settled_at = p_settled_at, settlement_lag_ms = l.lag_ms,
       settlement_note = l.note, refund_reason = l.refund_reason, settled_chain = l.chain,
-      settled_seq = l.seq, settled_prev = l.prev_hash, settled_hash = l.row_hash
+      settled_seq = l.seq, settled_prev = l.prev_hash, settled_hash = l.row_hash,
+      settled_entry_id = CASE WHEN l.credit_cents <= 0 THEN NULL
+                              WHEN l.status = 'won' THEN v_payout_entry
+                              ELSE v_refund_entry END
   FROM linked l
   WHERE t.id = l.trade_id AND t.status = 'open';
   GET DIAGNOSTICS v_updated = ROW_COUNT;
-  IF v_updated <> COALESCE(cardinality(v_trades), 0) THEN
-    RAISE EXCEPTION 'settled % of % claimed trades', v_updated, cardinality(v_trades);
-  END IF;
-
-  SELECT COUNT(*) INTO v_unposted
-  FROM ledger_post(ARRAY(
-    SELECT ROW(CASE WHEN c.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END,
-               'trade:' || c.trade_id, p_settled_at, false,
-               ARRAY[ROW(v_houses[c.ordinality], -c.credit_cents)::ledger_posting_in,
-                     ROW(v_accounts[c.ordinality], c.credit_cents)::ledger_posting_in]
-           )::ledger_entry_in
-    FROM unnest(v_credited) WITH ORDINALITY AS c ORDER BY c.ordinality
-  )) AS p
-  WHERE p.outcome <> 'posted';
-  IF v_unposted > 0 THEN
-    RAISE EXCEPTION '% credits of the batch were not posted', v_unposted;
+  IF v_updated <> v_count THEN
+    RAISE EXCEPTION 'settled % of % claimed trades', v_updated, v_count;
   END IF;
 
   -- Sorted, so two batches writing the same windows take their row locks in one order.

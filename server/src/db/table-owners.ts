@@ -65,8 +65,8 @@ export const crossModuleReads: ReadonlyArray<{
 }> = [
   {
     module: "reconciliation",
-    tables: ["deposits", "withdrawals", "ledger_accounts", "journal_entries", "postings"],
-    why: "it checks the funding records against the ledger: reading both is its whole job",
+    tables: ["deposits", "withdrawals", "trades", "ledger_accounts", "journal_entries", "postings"],
+    why: "it checks the funding records and the trades' credits against the ledger: reading both is its whole job",
   },
   {
     module: "testing",

@@ -72,6 +72,10 @@ interface MovementRow {
   trade_direction: string | null;
   trade_status: string | null;
   trade_refund_reason: string | null;
+  /** How many of the account's trades the entry staked or credited. */
+  trade_count: number;
+  /** Those trades, as "EURUSD call, BTCUSD put", when there are several. */
+  trades_named: string | null;
 }
 
 const kindLabels: Record<EntryKind, string> = {
@@ -127,8 +131,12 @@ export async function traderStatement(
               w.amount_cents AS withdrawal_amount_cents, w.fee_cents AS withdrawal_fee_cents,
               w.transaction_hash AS withdrawal_hash, wm.name AS withdrawal_method,
               w.payout_reference,
-              t.asset AS trade_asset, t.direction AS trade_direction, t.status AS trade_status,
-              t.refund_reason AS trade_refund_reason
+              COALESCE(t.asset, c.trade_asset) AS trade_asset,
+              COALESCE(t.direction, c.trade_direction) AS trade_direction,
+              COALESCE(t.status, c.trade_status) AS trade_status,
+              COALESCE(t.refund_reason, c.trade_refund_reason) AS trade_refund_reason,
+              COALESCE(c.trade_count, CASE WHEN t.id IS NULL THEN 0 ELSE 1 END) AS trade_count,
+              c.trades_named
        FROM (
          SELECT p.entry_id, p.amount_cents AS change_cents
          FROM postings p JOIN journal_entries pe ON pe.id = p.entry_id
@@ -153,6 +161,19 @@ export async function traderStatement(
        LEFT JOIN trades t
          ON t.id = CASE WHEN e.kind LIKE 'trade%' AND e.reference ~ '^trade:[0-9]{1,18}$'
                         THEN substr(e.reference, 7)::bigint END
+       -- A payout or refund is one entry per settlement batch (migration 031): the trades of
+       -- this account that it credited name it.
+       LEFT JOIN LATERAL (
+         SELECT COUNT(*)::integer AS trade_count,
+                (array_agg(ct.asset ORDER BY ct.id))[1] AS trade_asset,
+                (array_agg(ct.direction ORDER BY ct.id))[1] AS trade_direction,
+                (array_agg(ct.status ORDER BY ct.id))[1] AS trade_status,
+                (array_agg(ct.refund_reason ORDER BY ct.id))[1] AS trade_refund_reason,
+                string_agg(ct.asset || ' ' || ct.direction, ', ' ORDER BY ct.id) AS trades_named
+         FROM trades ct
+         WHERE e.kind IN ('trade_payout', 'trade_refund') AND ct.settled_entry_id = e.id
+           AND ct.user_id = $4 AND ct.is_practice = NOT $5
+       ) c ON t.id IS NULL
        ORDER BY e.created_at, e.id
        LIMIT $6`,
       [accountId, period.from, period.until, userId, account === "real", linesMax + 1],
@@ -191,6 +212,15 @@ export async function traderStatement(
       totals,
     };
   });
+}
+
+const named_trades_max = 5;
+
+/** "EURUSD call, BTCUSD put" as a statement line names them: the first few, then how many more. */
+function namedTrades(names: string): string {
+  const all = names.split(", ");
+  if (all.length <= named_trades_max) return all.join(", ");
+  return `${all.slice(0, named_trades_max).join(", ")} and ${all.length - named_trades_max} more`;
 }
 
 function describe(row: MovementRow, change: number): Omit<StatementLine, "balance_cents"> {
@@ -239,12 +269,15 @@ function describe(row: MovementRow, change: number): Omit<StatementLine, "balanc
     case "trade_payout":
     case "trade_refund": {
       const trade = row.trade_asset ? `${row.trade_asset} ${row.trade_direction}` : "trade";
+      const count = Number(row.trade_count);
       const description =
         row.kind === "trade_stake"
           ? `Stake on ${trade}`
-          : row.kind === "trade_payout"
-            ? `Payout of ${trade} (${row.trade_status})`
-            : `Refund of ${trade}${row.trade_refund_reason ? ` (${row.trade_refund_reason.replace("_", " ")})` : ""}`;
+          : count > 1
+            ? `${row.kind === "trade_payout" ? "Payout" : "Refund"} of ${count} trades settled together: ${namedTrades(row.trades_named ?? "")}`
+            : row.kind === "trade_payout"
+              ? `Payout of ${trade} (${row.trade_status})`
+              : `Refund of ${trade}${row.trade_refund_reason ? ` (${row.trade_refund_reason.replace("_", " ")})` : ""}`;
       return {
         ...base,
         transaction_id: null,

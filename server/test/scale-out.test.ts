@@ -129,9 +129,12 @@ describe.runIf(environment !== null)("two server processes on one PostgreSQL and
 
     const database = await openPostgresDatabase(postgres.url);
     try {
+      // The trade names the entries that moved its money: one stake, at most one credit.
       const entries = await database.query<{ kind: string }>(
-        "SELECT kind FROM journal_entries WHERE reference = $1 ORDER BY id",
-        [`trade:${id}`],
+        `SELECT e.kind FROM trades t
+         JOIN journal_entries e ON e.id IN (t.placed_entry_id, t.settled_entry_id)
+         WHERE t.id = $1 ORDER BY e.id`,
+        [id],
       );
       expect(entries.rows[0]?.kind).toBe("trade_stake");
       expect(entries.rows.length).toBeLessThanOrEqual(2);

@@ -204,7 +204,7 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
     // Payouts are one entry per settlement batch (migration 031), named after its first trade.
     expect([payout.change, payout.reference, payout.description]).toEqual([
       "18.50",
-      `settlement:${tradeIds[0]}:payout`,
+      `settlement:${tradeIds[0]}:trade_payout`,
       "Payout of EURUSD call (won)",
     ]);
     const paid = movements[7]!;

@@ -44,6 +44,21 @@ $$;
 CREATE OR REPLACE FUNCTION ledger_post(p_entries ledger_entry_in[])
 RETURNS TABLE (ord integer, outcome text, entry_id bigint)
 LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT * FROM ledger_post(p_entries, NULL);
+END
+$$;
+
+-- ledger_post, with the entries that are written merged into one journal entry per kind
+-- when p_merged_reference is set (issue 16): each is guarded on its own exactly as above,
+-- then the posted ones of each kind become one entry of that kind, referenced
+-- '<p_merged_reference>:<kind>', at the earliest of their times, with one posting per
+-- account (its sum over them, in the order the accounts first appear). Every posted entry
+-- returns the id of its kind's entry. A batch of trades so writes an entry and a posting per
+-- account where it wrote an entry and two postings per trade: half of a trade's database work.
+CREATE OR REPLACE FUNCTION ledger_post(p_entries ledger_entry_in[], p_merged_reference text)
+RETURNS TABLE (ord integer, outcome text, entry_id bigint)
+LANGUAGE plpgsql AS $$
 DECLARE
   v_bad integer;
   v_system bigint[];
@@ -58,6 +73,7 @@ DECLARE
   v_index integer;
   v_sequence text := pg_get_serial_sequence('journal_entries', 'id');
   v_all_fit boolean;
+  v_merged ledger_entry_in[];
 BEGIN
   IF COALESCE(cardinality(p_entries), 0) = 0 THEN
     RETURN;
@@ -174,12 +190,48 @@ BEGIN
   --    (migration 028): in entry order, then posting order, from the head on the account's
   --    row, which this transaction holds locked (step 1). The new heads go back on the rows,
   --    with the balances when every entry fits (above).
+  -- The posted entries merged, one entry per kind, in the order the kinds first appear.
+  IF p_merged_reference IS NOT NULL THEN
+    v_merged := ARRAY(
+      SELECT ROW(k.kind, p_merged_reference || ':' || k.kind, k.created_at, false, ARRAY(
+               SELECT ROW(x.account_id, SUM(x.amount_cents))::ledger_posting_in
+               FROM unnest(p_entries) WITH ORDINALITY AS e
+               CROSS JOIN LATERAL unnest(e.postings) WITH ORDINALITY
+                 AS x(account_id, amount_cents, pord)
+               WHERE e.kind = k.kind AND NOT (e.ordinality::integer = ANY (v_unwritten))
+               GROUP BY x.account_id
+               HAVING SUM(x.amount_cents) <> 0
+               ORDER BY MIN(e.ordinality * 1000 + x.pord)
+             ))::ledger_entry_in
+      FROM (
+        SELECT e.kind, MIN(e.created_at) AS created_at, MIN(e.ordinality) AS first_ord
+        FROM unnest(p_entries) WITH ORDINALITY AS e
+        WHERE NOT (e.ordinality::integer = ANY (v_unwritten))
+        GROUP BY e.kind
+      ) k
+      ORDER BY k.first_ord
+    );
+    -- A programmer error again: entries that cancel out entirely cannot make an entry.
+    IF EXISTS (SELECT 1 FROM unnest(v_merged) AS m WHERE COALESCE(cardinality(m.postings), 0) < 2)
+    THEN
+      RAISE EXCEPTION 'merged entries of one kind must leave two or more postings';
+    END IF;
+  END IF;
+
   RETURN QUERY
-  WITH written AS (
-    SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings,
-           nextval(v_sequence) AS id
+  WITH posted AS (
+    SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings
     FROM unnest(p_entries) WITH ORDINALITY AS e
     WHERE NOT (e.ordinality::integer = ANY (v_unwritten))
+  ), written AS (
+    SELECT w.ord, w.kind, w.reference, w.created_at, w.postings, nextval(v_sequence) AS id
+    FROM (
+      SELECT p.ord, p.kind, p.reference, p.created_at, p.postings FROM posted p
+      WHERE p_merged_reference IS NULL
+      UNION ALL
+      SELECT m.ordinality::integer, m.kind, m.reference, m.created_at, m.postings
+      FROM unnest(v_merged) WITH ORDINALITY AS m
+    ) w
   ), entries_in AS (
     INSERT INTO journal_entries (id, kind, reference, created_at)
     SELECT w.id, w.kind, w.reference, w.created_at FROM written w
@@ -211,13 +263,16 @@ BEGIN
     WHERE a.id = h.account_id
   )
   SELECT e.ordinality::integer,
-         CASE WHEN w.id IS NOT NULL THEN 'posted'
+         CASE WHEN q.ord IS NOT NULL THEN 'posted'
               WHEN e.ordinality::integer = ANY (v_short) THEN 'short'
               WHEN e.ordinality::integer = ANY (v_probe_short) THEN 'short'
               ELSE 'sufficient' END,
-         w.id
+         CASE WHEN q.ord IS NULL THEN NULL
+              WHEN p_merged_reference IS NULL THEN w.id
+              ELSE (SELECT x.id FROM written x WHERE x.kind = q.kind) END
   FROM unnest(p_entries) WITH ORDINALITY AS e
-  LEFT JOIN written w ON w.ord = e.ordinality
+  LEFT JOIN posted q ON q.ord = e.ordinality
+  LEFT JOIN written w ON w.ord = e.ordinality AND p_merged_reference IS NULL
   ORDER BY e.ordinality;
 END
 $$;

@@ -39,6 +39,7 @@ DECLARE
   v_entry_items integer[];
   v_keyed integer[];
   v_guard jsonb[];
+  v_stake_entry bigint;
   r record;
 BEGIN
   -- 0. A trade id for every request, so that a key can be claimed with its reply: a request
@@ -85,14 +86,16 @@ BEGIN
     SELECT i.house_code FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
   ), p_currency);
 
-  -- 3. One stake entry per request not replayed (trader → house shard), a probe for a
-  --    request refused anyway; the ledger decides which have the money, in arrival order.
+  -- 3. One stake per request not replayed (trader → house shard), a probe for a request
+  --    refused anyway; the ledger decides which have the money, in arrival order, and writes
+  --    the stakes placed as one entry (migration 031), `placement:<first trade id drawn>:
+  --    trade_stake`.
   v_entry_items := ARRAY(
     SELECT i.ordinality::integer FROM unnest(v_items) WITH ORDINALITY AS i
     WHERE v_outcome[i.ordinality] IS NULL ORDER BY i.ordinality
   );
   FOR r IN
-    SELECT p.ord, p.outcome FROM ledger_post(ARRAY(
+    SELECT p.ord, p.outcome, p.entry_id FROM ledger_post(ARRAY(
       SELECT ROW('trade_stake',
                  'trade:' || CASE WHEN i.refusal IS NULL AND v_guard[n] IS NULL
                                   THEN v_trade[n]::text ELSE 'refused' END,
@@ -103,8 +106,11 @@ BEGIN
       FROM unnest(v_entry_items) WITH ORDINALITY AS x(n, position)
       JOIN LATERAL (SELECT (v_items[x.n]).*) AS i ON true
       ORDER BY x.position
-    )) AS p
+    ), 'placement:' || v_trade[1]) AS p
   LOOP
+    IF r.outcome = 'posted' THEN
+      v_stake_entry := r.entry_id;
+    END IF;
     v_outcome[v_entry_items[r.ord]] := CASE r.outcome
       WHEN 'posted' THEN 'placed' WHEN 'short' THEN 'insufficient'
       WHEN 'sufficient' THEN CASE WHEN v_guard[v_entry_items[r.ord]] IS NOT NULL THEN 'guarded'
@@ -139,10 +145,11 @@ BEGIN
     INSERT INTO trades (id, user_id, is_practice, asset, direction, stake_cents, duration_seconds,
                         payout_percent, entry_price, entry_at, feed, start_time, expires_at,
                         received_at, rule_version, placed_chain, placed_seq, placed_prev,
-                        placed_hash)
+                        placed_hash, placed_entry_id)
     SELECT l.id, l.user_id, l.is_practice, l.asset, l.direction, l.stake_cents,
            l.duration_seconds, l.payout_percent, l.entry_price, l.entry_at, l.feed, l.start_time,
-           l.expires_at, l.received_at, l.rule_version, l.chain, l.seq, l.prev_hash, l.row_hash
+           l.expires_at, l.received_at, l.rule_version, l.chain, l.seq, l.prev_hash, l.row_hash,
+           v_stake_entry
     FROM linked l
   )
   INSERT INTO trade_chain_heads (house_account_id, seq, head)
@@ -207,9 +214,9 @@ $$;
 -- is a JSON array of trade_settlement_in, p_windows of trade_audit_window_in): posts the
 -- batch's credits through the ledger as one `trade_payout` entry for the trades won and one
 -- `trade_refund` entry for the trades refunded (migration 031: one posting per house shard
--- and one per trader account credited, where two postings per trade cost half of a settled
--- trade's time), sets every trade's outcome and its entry (all must still be open, or
--- nothing is written), stores the audit windows, and returns the batch's traders' balances.
+-- and one per trader account credited), sets every trade's outcome and the entry that
+-- credited it (all must still be open, or nothing is written), stores the audit windows,
+-- and returns the batch's traders' balances.
 --
 -- Exactly once: a trade leaves 'open' once (the UPDATE below skips a trade no longer open,
 -- and a batch that finds fewer open trades than it claimed rolls back whole, credits and
@@ -231,8 +238,7 @@ DECLARE
   v_accounts bigint[];
   v_chains bigint[];
   v_batch text;
-  v_kinds text[];
-  v_entries ledger_entry_in[];
+  v_won boolean[];
   v_payout_entry bigint;
   v_refund_entry bigint;
   v_updated integer;
@@ -259,36 +265,26 @@ BEGIN
     WHERE u.credit_cents > 0
   ) || v_chains);
 
-  -- The credits: an entry per kind that has any (payouts first), its postings the shards'
-  -- debits then the traders' credits, each summed over the batch, in account order.
-  SELECT array_agg(k.kind ORDER BY k.kind),
-         array_agg(ROW(k.kind, v_batch || ':' || k.suffix, p_settled_at, false, ARRAY(
-           SELECT ROW(x.account_id, x.amount_cents)::ledger_posting_in
-           FROM (
-             SELECT v_chains[u.ordinality] AS account_id,
-                    -SUM(u.credit_cents) AS amount_cents, 0 AS side
-             FROM unnest(v_trades) WITH ORDINALITY AS u
-             WHERE u.credit_cents > 0 AND (u.status = 'won') = (k.kind = 'trade_payout')
-             GROUP BY 1
-             UNION ALL
-             SELECT v_accounts[u.ordinality], SUM(u.credit_cents), 1
-             FROM unnest(v_trades) WITH ORDINALITY AS u
-             WHERE u.credit_cents > 0 AND (u.status = 'won') = (k.kind = 'trade_payout')
-             GROUP BY 1
-           ) x
-           ORDER BY x.side, x.account_id
-         ))::ledger_entry_in ORDER BY k.kind)
-  INTO v_kinds, v_entries
-  FROM (
-    SELECT DISTINCT CASE WHEN u.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END AS kind,
-                    CASE WHEN u.status = 'won' THEN 'payout' ELSE 'refund' END AS suffix
-    FROM unnest(v_trades) AS u WHERE u.credit_cents > 0
-  ) k;
+  -- The credits: the payouts as one entry and the refunds as another, each trade's credit
+  -- (its house shard → its trader) merged by the ledger into a posting per account.
+  v_won := ARRAY(
+    SELECT u.status = 'won' FROM unnest(v_trades) WITH ORDINALITY AS u
+    WHERE u.credit_cents > 0 ORDER BY u.ordinality
+  );
   SELECT COUNT(*) FILTER (WHERE p.outcome <> 'posted'),
-         MAX(p.entry_id) FILTER (WHERE v_kinds[p.ord] = 'trade_payout'),
-         MAX(p.entry_id) FILTER (WHERE v_kinds[p.ord] = 'trade_refund')
+         MAX(p.entry_id) FILTER (WHERE v_won[p.ord]),
+         MAX(p.entry_id) FILTER (WHERE NOT v_won[p.ord])
   INTO v_unposted, v_payout_entry, v_refund_entry
-  FROM ledger_post(v_entries) AS p;
+  FROM ledger_post(ARRAY(
+    SELECT ROW(CASE WHEN u.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END,
+               'trade:' || u.trade_id, p_settled_at, false,
+               ARRAY[ROW(v_chains[u.ordinality], -u.credit_cents)::ledger_posting_in,
+                     ROW(v_accounts[u.ordinality], u.credit_cents)::ledger_posting_in]
+           )::ledger_entry_in
+    FROM unnest(v_trades) WITH ORDINALITY AS u
+    WHERE u.credit_cents > 0
+    ORDER BY u.ordinality
+  ), v_batch) AS p;
   IF v_unposted > 0 THEN
     RAISE EXCEPTION '% credit entries of the batch were not posted', v_unposted;
   END IF;

@@ -13,7 +13,7 @@ import { checkLedger, DEFAULT_CURRENCY } from "../ledger/ledger.ts";
  * - deposits:clearing equals minus the sum of confirmed deposits;
  * - every confirmed deposit has exactly one `deposit` entry crediting amount − fee, every withdrawal
  *   one hold, and every resolved one exactly one release or payout;
- * - every settled trade's credit is paid by the payout or refund entry it names, to the cent.
+ * - every trade's stake and credit are moved by the entries it names, to the cent.
  *
  * and a summary: balances by account kind, held withdrawals, confirmed deposits, paid
  * withdrawals and the house's trading result.
@@ -127,47 +127,52 @@ export async function ledgerReport(queryable: Queryable, at: Date): Promise<Ledg
     );
   }
 
-  // Each settled trade's credit against the entry that paid it (one per settlement batch,
-  // migration 031): on every trader account, an entry's posting is the sum of the credits
-  // of the account's trades that name it, and no credited trade goes without an entry.
-  const credits = await queryable.query<{
+  // Each trade's stake and credit against the entries that moved them (one per batch of
+  // trades, migration 031): on every trader account, an entry's posting is the sum of the
+  // stakes (negative) or credits of the account's trades that name it, and no trade's
+  // stake or credit goes without an entry.
+  const tradeMoney = await queryable.query<{
     entry_id: number | null;
     account_id: number;
-    credited: number | null;
+    traded: number | null;
     posted: number | null;
   }>(
-    `WITH credited AS (
-       SELECT t.settled_entry_id AS entry_id, a.id AS account_id,
-              SUM(t.credit_cents)::bigint AS cents
-       FROM trades t
+    `WITH traded AS (
+       SELECT m.entry_id, a.id AS account_id, SUM(m.cents)::bigint AS cents
+       FROM (
+         SELECT t.placed_entry_id AS entry_id, t.user_id, t.is_practice, -t.stake_cents AS cents
+         FROM trades t
+         UNION ALL
+         SELECT t.settled_entry_id, t.user_id, t.is_practice, t.credit_cents
+         FROM trades t WHERE t.status <> 'open' AND t.credit_cents > 0
+       ) m
        JOIN ledger_accounts a
-         ON a.user_id = t.user_id AND a.currency = $1
-        AND a.code = CASE WHEN t.is_practice THEN 'practice' ELSE 'real' END
-       WHERE t.status <> 'open' AND t.credit_cents > 0
+         ON a.user_id = m.user_id AND a.currency = $1
+        AND a.code = CASE WHEN m.is_practice THEN 'practice' ELSE 'real' END
        GROUP BY 1, 2
      ), posted AS (
        SELECT p.entry_id, p.account_id, SUM(p.amount_cents)::bigint AS cents
        FROM postings p
        JOIN journal_entries e ON e.id = p.entry_id
        JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id IS NOT NULL AND a.currency = $1
-       WHERE e.kind IN ('trade_payout', 'trade_refund')
+       WHERE e.kind IN ('trade_stake', 'trade_payout', 'trade_refund')
        GROUP BY 1, 2
      )
-     SELECT COALESCE(c.entry_id, p.entry_id) AS entry_id,
-            COALESCE(c.account_id, p.account_id) AS account_id,
-            c.cents AS credited, p.cents AS posted
-     FROM credited c
-     FULL JOIN posted p ON p.entry_id = c.entry_id AND p.account_id = c.account_id
-     WHERE c.cents IS DISTINCT FROM p.cents
+     SELECT COALESCE(t.entry_id, p.entry_id) AS entry_id,
+            COALESCE(t.account_id, p.account_id) AS account_id,
+            t.cents AS traded, p.cents AS posted
+     FROM traded t
+     FULL JOIN posted p ON p.entry_id = t.entry_id AND p.account_id = t.account_id
+     WHERE t.cents IS DISTINCT FROM p.cents
      ORDER BY 1, 2
      LIMIT 20`,
     [currency],
   );
-  for (const row of credits.rows) {
+  for (const row of tradeMoney.rows) {
     violations.push(
       row.entry_id === null || row.posted === null
-        ? `account ${row.account_id}: trades credited ${row.credited} cents that no entry paid`
-        : `entry ${row.entry_id}: paid account ${row.account_id} ${row.posted} cents but its trades were credited ${row.credited ?? 0}`,
+        ? `account ${row.account_id}: trades moved ${row.traded} cents that no entry posted`
+        : `entry ${row.entry_id}: moved ${row.posted} cents on account ${row.account_id} but its trades say ${row.traded ?? 0}`,
     );
   }
 

@@ -72,7 +72,7 @@ interface MovementRow {
   trade_direction: string | null;
   trade_status: string | null;
   trade_refund_reason: string | null;
-  /** How many of the account's trades the entry staked or credited. */
+  /** How many of the account's trades the entry staked or credited (0 for other entries). */
   trade_count: number;
   /** Those trades, as "EURUSD call, BTCUSD put", when there are several. */
   trades_named: string | null;
@@ -131,12 +131,8 @@ export async function traderStatement(
               w.amount_cents AS withdrawal_amount_cents, w.fee_cents AS withdrawal_fee_cents,
               w.transaction_hash AS withdrawal_hash, wm.name AS withdrawal_method,
               w.payout_reference,
-              COALESCE(t.asset, c.trade_asset) AS trade_asset,
-              COALESCE(t.direction, c.trade_direction) AS trade_direction,
-              COALESCE(t.status, c.trade_status) AS trade_status,
-              COALESCE(t.refund_reason, c.trade_refund_reason) AS trade_refund_reason,
-              COALESCE(c.trade_count, CASE WHEN t.id IS NULL THEN 0 ELSE 1 END) AS trade_count,
-              c.trades_named
+              c.trade_asset, c.trade_direction, c.trade_status, c.trade_refund_reason,
+              COALESCE(c.trade_count, 0) AS trade_count, c.trades_named
        FROM (
          SELECT p.entry_id, p.amount_cents AS change_cents
          FROM postings p JOIN journal_entries pe ON pe.id = p.entry_id
@@ -158,11 +154,8 @@ export async function traderStatement(
          ON w.id = CASE WHEN e.kind LIKE 'withdrawal%' AND e.reference ~ '^withdrawal:[0-9]{1,18}$'
                         THEN substr(e.reference, 12)::bigint END
        LEFT JOIN payment_methods wm ON wm.id = w.payment_method_id
-       LEFT JOIN trades t
-         ON t.id = CASE WHEN e.kind LIKE 'trade%' AND e.reference ~ '^trade:[0-9]{1,18}$'
-                        THEN substr(e.reference, 7)::bigint END
-       -- A payout or refund is one entry per settlement batch (migration 031): the trades of
-       -- this account that it credited name it.
+       -- A trade entry is one per batch of trades (migration 031): the trades of this
+       -- account that it staked or credited name it.
        LEFT JOIN LATERAL (
          SELECT COUNT(*)::integer AS trade_count,
                 (array_agg(ct.asset ORDER BY ct.id))[1] AS trade_asset,
@@ -170,10 +163,15 @@ export async function traderStatement(
                 (array_agg(ct.status ORDER BY ct.id))[1] AS trade_status,
                 (array_agg(ct.refund_reason ORDER BY ct.id))[1] AS trade_refund_reason,
                 string_agg(ct.asset || ' ' || ct.direction, ', ' ORDER BY ct.id) AS trades_named
-         FROM trades ct
-         WHERE e.kind IN ('trade_payout', 'trade_refund') AND ct.settled_entry_id = e.id
-           AND ct.user_id = $4 AND ct.is_practice = NOT $5
-       ) c ON t.id IS NULL
+         FROM (
+           SELECT st.* FROM trades st
+           WHERE e.kind = 'trade_stake' AND st.placed_entry_id = e.id
+           UNION ALL
+           SELECT pt.* FROM trades pt
+           WHERE e.kind IN ('trade_payout', 'trade_refund') AND pt.settled_entry_id = e.id
+         ) ct
+         WHERE ct.user_id = $4 AND ct.is_practice = NOT $5
+       ) c ON e.kind LIKE 'trade%'
        ORDER BY e.created_at, e.id
        LIMIT $6`,
       [accountId, period.from, period.until, userId, account === "real", linesMax + 1],
@@ -223,6 +221,25 @@ function namedTrades(names: string): string {
   return `${all.slice(0, named_trades_max).join(", ")} and ${all.length - named_trades_max} more`;
 }
 
+/**
+ * A trade line: its trade, or, for an entry of a batch (migration 031) that moved this
+ * account's money for several trades, how many and which.
+ */
+function tradeLineDescription(row: MovementRow): string {
+  const count = Number(row.trade_count);
+  if (count > 1) {
+    const named = namedTrades(row.trades_named ?? "");
+    if (row.kind === "trade_stake") return `Stakes on ${count} trades placed together: ${named}`;
+    const what = row.kind === "trade_payout" ? "Payout" : "Refund";
+    return `${what} of ${count} trades settled together: ${named}`;
+  }
+  const trade = row.trade_asset ? `${row.trade_asset} ${row.trade_direction}` : "trade";
+  if (row.kind === "trade_stake") return `Stake on ${trade}`;
+  if (row.kind === "trade_payout") return `Payout of ${trade} (${row.trade_status})`;
+  const reason = row.trade_refund_reason ? ` (${row.trade_refund_reason.replace("_", " ")})` : "";
+  return `Refund of ${trade}${reason}`;
+}
+
 function describe(row: MovementRow, change: number): Omit<StatementLine, "balance_cents"> {
   const base = {
     at: row.created_at,
@@ -268,16 +285,7 @@ function describe(row: MovementRow, change: number): Omit<StatementLine, "balanc
     case "trade_stake":
     case "trade_payout":
     case "trade_refund": {
-      const trade = row.trade_asset ? `${row.trade_asset} ${row.trade_direction}` : "trade";
-      const count = Number(row.trade_count);
-      const description =
-        row.kind === "trade_stake"
-          ? `Stake on ${trade}`
-          : count > 1
-            ? `${row.kind === "trade_payout" ? "Payout" : "Refund"} of ${count} trades settled together: ${namedTrades(row.trades_named ?? "")}`
-            : row.kind === "trade_payout"
-              ? `Payout of ${trade} (${row.trade_status})`
-              : `Refund of ${trade}${row.trade_refund_reason ? ` (${row.trade_refund_reason.replace("_", " ")})` : ""}`;
+      const description = tradeLineDescription(row);
       return {
         ...base,
         transaction_id: null,

@@ -133,6 +133,56 @@ describe.each(databaseKindsUnderTest())(
       expect(bad.status).toBe(400);
     }, 120_000);
 
+    it("builds each digest as migration 028's jsonb canonical form did, byte for byte (032)", async () => {
+      // Awkward values: escapes, control and non-ASCII characters, empty strings, nulls,
+      // extreme and negative numbers, doubles whose text has an exponent, odd times.
+      const texts = [
+        "plain",
+        "",
+        'quote " and backslash \\ and slash /',
+        "tab\tnew line\ncontrol \u0001\u001f",
+        "é ü 日本 🙂 \u200f",
+        null,
+      ];
+      const result = await platform.database.query<{ mismatches: number; checked: number }>(
+        `WITH t AS (SELECT * FROM unnest($1::text[]) WITH ORDINALITY AS t(v, n)),
+         num AS (SELECT * FROM unnest(ARRAY[0, -1, 1850, 9223372036854775807,
+                                            -9223372036854775808]::bigint[]) AS num(v)),
+         dbl AS (SELECT * FROM unnest(ARRAY[1.08123, 1e-7, 1e21, -0.0, 0.1 + 0.2, 90000,
+                                            'Infinity', 'NaN']::float8[]) AS dbl(v)),
+         ts AS (SELECT * FROM unnest(ARRAY['1970-01-01T00:00:00Z', '2026-01-16T01:02:03.456789Z',
+                                           '2262-04-11T23:47:16.854775Z', NULL]::timestamptz[]) AS ts(v)),
+         pairs AS (
+           SELECT journal_posting_digest(num.v, t.v, t.v, ts.v, num.v, num.v) AS now_digest,
+                  sha256(convert_to(jsonb_build_array('posting', num.v, t.v, t.v, journal_us(ts.v),
+                    num.v, num.v)::text, 'UTF8')) AS canonical
+           FROM t, num, ts
+           UNION ALL
+           SELECT journal_trade_placed_digest(num.v, num.v, t.n % 2 = 0, t.v, t.v, num.v,
+                    (t.n * 7)::integer, (t.n * 13)::integer, dbl.v, ts.v, t.v, ts.v, ts.v, ts.v,
+                    t.n::integer),
+                  sha256(convert_to(jsonb_build_array('trade_placed', num.v, num.v, t.n % 2 = 0,
+                    t.v, t.v, num.v, (t.n * 7)::integer, (t.n * 13)::integer, dbl.v::text,
+                    journal_us(ts.v), t.v, journal_us(ts.v), journal_us(ts.v), journal_us(ts.v),
+                    t.n::integer)::text, 'UTF8'))
+           FROM t, num, dbl, ts
+           UNION ALL
+           SELECT journal_trade_settled_digest(num.v, sha256(convert_to(COALESCE(t.v, ''), 'UTF8')),
+                    t.v, dbl.v, ts.v, t.v, num.v, ts.v, t.n::integer, t.v, t.v),
+                  sha256(convert_to(jsonb_build_array('trade_settled', num.v,
+                    encode(sha256(convert_to(COALESCE(t.v, ''), 'UTF8')), 'hex'), t.v, dbl.v::text,
+                    journal_us(ts.v), t.v, num.v, journal_us(ts.v), t.n::integer, t.v,
+                    t.v)::text, 'UTF8'))
+           FROM t, num, dbl, ts
+         )
+         SELECT COUNT(*) FILTER (WHERE now_digest IS DISTINCT FROM canonical)::integer AS mismatches,
+                COUNT(*)::integer AS checked
+         FROM pairs`,
+        [texts],
+      );
+      expect(result.rows[0]).toEqual({ mismatches: 0, checked: 6 * 5 * 4 + 2 * (6 * 5 * 8 * 4) });
+    });
+
     it("names a trade whose exit price, outcome or credit was edited in the database", async () => {
       const [id] = tradeIds;
       const price = await verifiedAfter((t) =>

@@ -40,12 +40,14 @@ DECLARE
   v_keyed integer[];
   v_guard jsonb[];
   v_stake_entry bigint;
+  -- Looked up once: in the SELECT below it was looked up again for every request.
+  v_trade_sequence text := pg_get_serial_sequence('trades', 'id');
   r record;
 BEGIN
   -- 0. A trade id for every request, so that a key can be claimed with its reply: a request
   --    that places nothing leaves a gap in the ids, as a rolled-back one always did.
   v_trade := ARRAY(
-    SELECT nextval(pg_get_serial_sequence('trades', 'id'))
+    SELECT nextval(v_trade_sequence)
     FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
   );
 

@@ -262,6 +262,75 @@ describe.each(databaseKindsUnderTest())("ledger on %s", (kind) => {
     expect(await checkLedger(database)).toEqual([]);
   });
 
+  it("merged mode: each entry guarded on its own, the posted ones one entry per kind with a posting per account", async () => {
+    const rich = await newTraderAccounts();
+    const poor = await newTraderAccounts();
+    await credit(rich.real, 10_00);
+    await credit(poor.real, 1_00);
+    const house = await systemAccountId(database, "house:real:3");
+    const stake = (accountId: number, cents: number) => ({
+      kind: "trade_stake",
+      reference: "unused when merged",
+      created_at: at.toISOString(),
+      probe: false,
+      postings: [
+        { account_id: accountId, amount_cents: -cents },
+        { account_id: house, amount_cents: cents },
+      ],
+    });
+    const post = (entries: object[], reference: string) =>
+      database.transaction((transaction) =>
+        transaction.query<{ ord: number; outcome: string; entry_id: number | null }>(
+          `SELECT * FROM ledger_post(ARRAY(
+             SELECT e FROM jsonb_populate_recordset(NULL::ledger_entry_in, $1::jsonb) AS e
+           ), $2)`,
+          [JSON.stringify(entries), reference],
+        ),
+      );
+    // The poor trader's second stake comes up short, alone; the rest are one entry.
+    const outcomes = await post(
+      [stake(rich.real, 3_00), stake(poor.real, 60), stake(poor.real, 60), stake(rich.real, 4_00)],
+      "test:merged",
+    );
+    expect(outcomes.rows.map((row) => row.outcome)).toEqual([
+      "posted",
+      "posted",
+      "short",
+      "posted",
+    ]);
+    const entryIds = new Set(outcomes.rows.map((row) => row.entry_id));
+    expect(entryIds.size).toBe(2); // the merged entry's id, and null for the short one
+    const entryId = outcomes.rows[0]!.entry_id!;
+    const entry = await database.query<{ kind: string; reference: string }>(
+      "SELECT kind, reference FROM journal_entries WHERE id = $1",
+      [entryId],
+    );
+    expect(entry.rows).toEqual([{ kind: "trade_stake", reference: "test:merged:trade_stake" }]);
+    const postings = await database.query<{ account_id: number; amount_cents: number }>(
+      "SELECT account_id, amount_cents FROM postings WHERE entry_id = $1",
+      [entryId],
+    );
+    const byAccount = new Map(
+      postings.rows.map((row) => [Number(row.account_id), Number(row.amount_cents)]),
+    );
+    expect(byAccount).toEqual(
+      new Map([
+        [rich.real, -7_00],
+        [poor.real, -60],
+        [house, 7_60],
+      ]),
+    );
+    expect((await traderBalances(database, poor.userId)).real_cents).toBe(40);
+    expect(await checkLedger(database)).toEqual([]);
+
+    // Entries that cancel out cannot make one: a programmer error, nothing written.
+    const back = (cents: number) => ({ ...stake(rich.real, cents), kind: "adjustment" });
+    await expect(post([back(1_00), back(-1_00)], "test:cancelled")).rejects.toThrow(
+      /must leave two or more postings/,
+    );
+    expect((await traderBalances(database, rich.userId)).real_cents).toBe(3_00);
+  });
+
   it("migrations are idempotent: a second run applies nothing", async () => {
     expect(await migrate(database)).toEqual([]);
   });

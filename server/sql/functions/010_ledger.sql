@@ -53,7 +53,7 @@ $$;
 -- when p_merged_reference is set (issue 16): each is guarded on its own exactly as above,
 -- then the posted ones of each kind become one entry of that kind, referenced
 -- '<p_merged_reference>:<kind>', at the earliest of their times, with one posting per
--- account (its sum over them, in the order the accounts first appear). Every posted entry
+-- account (its sum over them). Every posted entry
 -- returns the id of its kind's entry. A batch of trades so writes an entry and a posting per
 -- account where it wrote an entry and two postings per trade: half of a trade's database work.
 CREATE OR REPLACE FUNCTION ledger_post(p_entries ledger_entry_in[], p_merged_reference text)
@@ -186,22 +186,16 @@ BEGIN
     );
   END IF;
 
-  -- 4. The entries and their postings, each posting chained onto its account's chain
-  --    (migration 028): in entry order, then posting order, from the head on the account's
-  --    row, which this transaction holds locked (step 1). The new heads go back on the rows,
-  --    with the balances when every entry fits (above).
   -- The posted entries merged, one entry per kind, in the order the kinds first appear.
   IF p_merged_reference IS NOT NULL THEN
     v_merged := ARRAY(
       SELECT ROW(k.kind, p_merged_reference || ':' || k.kind, k.created_at, false, ARRAY(
                SELECT ROW(x.account_id, SUM(x.amount_cents))::ledger_posting_in
                FROM unnest(p_entries) WITH ORDINALITY AS e
-               CROSS JOIN LATERAL unnest(e.postings) WITH ORDINALITY
-                 AS x(account_id, amount_cents, pord)
+               CROSS JOIN LATERAL unnest(e.postings) AS x
                WHERE e.kind = k.kind AND NOT (e.ordinality::integer = ANY (v_unwritten))
                GROUP BY x.account_id
                HAVING SUM(x.amount_cents) <> 0
-               ORDER BY MIN(e.ordinality * 1000 + x.pord)
              ))::ledger_entry_in
       FROM (
         SELECT e.kind, MIN(e.created_at) AS created_at, MIN(e.ordinality) AS first_ord
@@ -218,6 +212,10 @@ BEGIN
     END IF;
   END IF;
 
+  -- 4. The entries and their postings, each posting chained onto its account's chain
+  --    (migration 028): in entry order, then posting order, from the head on the account's
+  --    row, which this transaction holds locked (step 1). The new heads go back on the rows,
+  --    with the balances when every entry fits (above).
   RETURN QUERY
   WITH posted AS (
     SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings

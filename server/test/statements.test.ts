@@ -436,6 +436,7 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
   it("gives staff the auditors' CSV for a period, and only staff", async () => {
     const support = await signedInStaff(platform, "support");
     const rowCounts = new Map<string, number>();
+    const ledgerEntryIds = new Set<string>();
     for (const kind of ["deposits", "withdrawals", "ledger", "trades"]) {
       const path = `/api/v1/admin/exports/${kind}?from=2026-01-16&to=2026-01-16`;
       expect((await http.get(path, trader.token)).status, kind).toBe(403);
@@ -457,8 +458,20 @@ describe.each(databaseKindsUnderTest())("statements on %s", (kind) => {
           ["20.00", "0.50", "BTC-PAYOUT-1"],
         ]);
       }
-      if (kind === "trades") expect(rows.map((row) => Number(row.id))).toEqual(tradeIds);
+      if (kind === "trades") {
+        expect(rows.map((row) => Number(row.id))).toEqual(tradeIds);
+        // Each trade names the ledger export's entries that moved its money; the lost trade
+        // was credited by none.
+        expect(rows.every((row) => ledgerEntryIds.has(row.stake_entry_id!))).toBe(true);
+        expect(rows.map((row) => row.credit_entry_id !== "")).toEqual([true, false, true]);
+        expect(
+          rows
+            .filter((row) => row.credit_entry_id)
+            .every((row) => ledgerEntryIds.has(row.credit_entry_id!)),
+        ).toBe(true);
+      }
       if (kind === "ledger") {
+        for (const row of rows) ledgerEntryIds.add(row.entry_id!);
         // Every entry balances in the export as in the ledger.
         const byEntry = new Map<string, number>();
         for (const row of rows) {

@@ -248,6 +248,9 @@ export async function staffExportCsv(
           "credit",
           "settled_at",
           "refund_reason",
+          // The ledger export's entries that moved its money: one per batch of trades.
+          "stake_entry_id",
+          "credit_entry_id",
         ],
         trades.map((trade): Cell[] => [
           String(trade.id),
@@ -268,6 +271,8 @@ export async function staffExportCsv(
           cents(trade.credit_cents),
           iso(trade.settled_at),
           trade.refund_reason,
+          trade.placed_entry_id === null ? null : String(trade.placed_entry_id),
+          trade.settled_entry_id === null ? null : String(trade.settled_entry_id),
         ]),
       );
     }

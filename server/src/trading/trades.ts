@@ -90,14 +90,21 @@ export async function userTrades(queryable: Queryable, userId: number): Promise<
   return result.rows;
 }
 
+/** A trade as stored, with the journal entries that staked and credited it (migration 031). */
+export interface StoredTradeRow extends TradeRow {
+  placed_entry_id: number | null;
+  /** Null while open, and for a lost trade (it is credited nothing). */
+  settled_entry_id: number | null;
+}
+
 /** Trades started in [from, until), oldest first, at most `limit`: the staff export for auditors. */
 export async function tradesStartedDuring(
   queryable: Queryable,
   from: Date,
   until: Date,
   limit: number,
-): Promise<TradeRow[]> {
-  const result = await queryable.query<TradeRow>(
+): Promise<StoredTradeRow[]> {
+  const result = await queryable.query<StoredTradeRow>(
     `SELECT * FROM trades WHERE start_time >= $1 AND start_time < $2
      ORDER BY start_time, id LIMIT $3`,
     [from, until, limit],

@@ -261,7 +261,8 @@ BEGIN
     SELECT u.house_code FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
   ), p_currency);
   -- All the batch's shards and the credited traders' accounts, locked up front in the
-  -- ledger's global order (ledger_post locks them again, at no cost).
+  -- ledger's global order: a losing trade posts nothing but still moves its shard's chain.
+  -- (ledger_post locks the credited ones again, a pass over rows this transaction holds.)
   PERFORM ledger_lock(ARRAY(
     SELECT v_accounts[u.ordinality] FROM unnest(v_trades) WITH ORDINALITY AS u
     WHERE u.credit_cents > 0

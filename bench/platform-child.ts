@@ -146,13 +146,23 @@ function countStatement(sql: string) {
  * in their items (settle_trades only for credited trades); the TypeScript writer's
  * ledger_post_json its postings' accounts; ledger_lock its account ids.
  */
+/** An item's credit (settle_trades' items have one, before their house code) and house code. */
+const house_code_pattern =
+  /"credit_cents":(-?\d+)[^{}]*?"house_code":"([^"]*)"|"house_code":"([^"]*)"/g;
+
 function houseRowsLocked(sql: string, params: unknown[] | undefined): number[] {
-  const codesOf = (items: Array<{ house_code: string; credit_cents?: number }>) =>
-    [...new Set(items.filter((item) => item.credit_cents !== 0).map((item) => item.house_code))]
+  if (sql.includes("place_trades(") || sql.includes("settle_trades(")) {
+    // The items' house codes, but a settled trade's only when it is credited. Scanned, not
+    // parsed: JSON.parse of a 2,000-trade batch was 1.2 ms of the server's CPU, charged to
+    // the engine in the figures.
+    const codes = new Set<string>();
+    for (const match of String(params?.[0] ?? "").matchAll(house_code_pattern)) {
+      if (match[2] === undefined) codes.add(match[3]!);
+      else if (match[1] !== "0") codes.add(match[2]);
+    }
+    return [...codes]
       .map((code) => houseAccountIdByCode.get(code))
       .filter((id): id is number => id !== undefined);
-  if (sql.includes("place_trades(") || sql.includes("settle_trades(")) {
-    return codesOf(JSON.parse(String(params?.[0] ?? "[]")));
   }
   if (sql.includes("ledger_post_json(")) {
     const entries = JSON.parse(String(params?.[0] ?? "[]")) as Array<{

@@ -88,3 +88,59 @@ export function parseInt8(text: string): number {
 }
 
 export const INT8_OID = 20;
+export const TIMESTAMPTZ_OID = 1184;
+
+/**
+ * timestamptz text → Date for what a UTC session sends ("2026-11-28 05:46:29.123456+00", the
+ * fraction optional): null for anything else (another zone's offset, BC, infinity, years
+ * before 1000), which the caller hands to pg's own parser. The same instant as pg's parser,
+ * whose three regular expressions were a tenth of the server's CPU in a settlement burst
+ * (four timestamps a claimed trade; bench/RESULTS.md). Like pg's, it keeps milliseconds and
+ * drops the rest of the fraction.
+ */
+export function parseUtcTimestamptz(text: string): Date | null {
+  const length = text.length;
+  // "YYYY-MM-DD HH:MM:SS" is 19 characters, ".f" to ".ffffff" 2 to 7, "+00" 3.
+  if (length < 22 || length === 23 || length > 29) return null;
+  if (
+    text.charCodeAt(length - 3) !== 43 || // +
+    text.charCodeAt(length - 2) !== 48 ||
+    text.charCodeAt(length - 1) !== 48 ||
+    text.charCodeAt(4) !== 45 || // -
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 32 ||
+    text.charCodeAt(13) !== 58 || // :
+    text.charCodeAt(16) !== 58 ||
+    (length > 22 && text.charCodeAt(19) !== 46) // .
+  ) {
+    return null;
+  }
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  const hour = digitsAt(text, 11, 13);
+  const minute = digitsAt(text, 14, 16);
+  const second = digitsAt(text, 17, 19);
+  const fraction = length > 22 ? digitsAt(text, 20, length - 3) : 0;
+  if (year < 1000 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || fraction < 0) {
+    return null;
+  }
+  const fractionDigits = length > 22 ? length - 23 : 0;
+  // Integers both ways (".5" is 5 × 100, ".123456" is ⌊123456 ÷ 1000⌋), so no float error.
+  const milliseconds =
+    fractionDigits <= 3
+      ? fraction * 10 ** (3 - fractionDigits)
+      : Math.floor(fraction / 10 ** (fractionDigits - 3));
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds));
+}
+
+/** The decimal number in text[from, to), or -1 if a character there is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let index = from; index < to; index++) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}

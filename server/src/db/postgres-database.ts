@@ -3,15 +3,23 @@ import {
   type Database,
   INT8_OID,
   parseInt8,
+  parseUtcTimestamptz,
   type Queryable,
   type QueryResult,
   queryTiming,
+  TIMESTAMPTZ_OID,
 } from "./database.ts";
 
 /** Limits on the pool: a slow database must not swallow every request slot forever. */
 const pool_connections_max = 10;
 const connection_timeout_ms = 10_000;
 const idle_timeout_ms = 30_000;
+
+const parseAnyTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, "text") as (
+  text: string,
+) => unknown;
+/** UTC sessions' timestamps on the fast path, the rest as pg parses them. */
+const parseTimestamptz = (text: string) => parseUtcTimestamptz(text) ?? parseAnyTimestamptz(text);
 
 export async function openPostgresDatabase(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({
@@ -24,7 +32,9 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         oid === INT8_OID
           ? parseInt8
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+          : oid === TIMESTAMPTZ_OID && format !== "binary"
+            ? parseTimestamptz
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client that loses its connection emits here; without a listener it would crash.

@@ -9,7 +9,7 @@ import { DEFAULT_CURRENCY, house_shards, houseShardCode } from "../ledger/ledger
 import { firstTickAfterFromDatabase, tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { type AuditTick, auditSecondOf, auditWindowTicks } from "../prices/ticks-around.ts";
-import { type TradeRow, tradeView } from "./trades.ts";
+import { isoTime, type TradeRow, tradeView } from "./trades.ts";
 import { publishBalanceRows } from "./trading-events.ts";
 
 /** Trades claimed per transaction. */
@@ -303,7 +303,7 @@ async function settleBatch(
           is_practice: item.trade.is_practice,
           status: item.outcome,
           exit_price: item.exit?.price ?? null,
-          exit_at: item.exit ? new Date(item.exit.at).toISOString() : null,
+          exit_at: item.exit ? isoTime(item.exit.at) : null,
           exit_feed: item.exit?.source ?? null,
           credit_cents: item.creditCents,
           lag_ms: lagsMs[index],

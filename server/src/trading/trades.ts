@@ -39,6 +39,27 @@ export interface TradeRow {
   } | null;
 }
 
+/** The ISO strings of recent instants: a settled batch's trades share most of theirs. */
+const isoByEpochMs = new Map<number, string>();
+const iso_cache_max = 4_096;
+
+/**
+ * `new Date(epochMs).toISOString()`, remembered: about 0.45 µs each here, six a trade view,
+ * and a settlement batch of 2,000 trades shares its settled_at and, mostly, its expiries.
+ */
+export function isoTime(epochMs: number): string {
+  let iso = isoByEpochMs.get(epochMs);
+  if (iso === undefined) {
+    if (isoByEpochMs.size >= iso_cache_max) isoByEpochMs.clear();
+    iso = new Date(epochMs).toISOString();
+    isoByEpochMs.set(epochMs, iso);
+  }
+  return iso;
+}
+
+const isoOf = (date: Date) => isoTime(date.getTime());
+const isoOrNull = (date: Date | null) => (date === null ? null : isoTime(date.getTime()));
+
 export function tradeView(row: TradeRow): TradeView {
   const profitCents = potentialProfitCents(row.stake_cents, row.payout_percent);
   let profitLossCents: number | null = null;
@@ -52,20 +73,20 @@ export function tradeView(row: TradeRow): TradeView {
     amount: dollarsFromCents(row.stake_cents),
     duration: row.duration_seconds,
     is_practice: row.is_practice,
-    start_time: row.start_time.toISOString(),
-    received_at: row.received_at?.toISOString() ?? null,
+    start_time: isoOf(row.start_time),
+    received_at: isoOrNull(row.received_at ?? null),
     rule_version: row.rule_version,
-    expires_at: row.expires_at.toISOString(),
+    expires_at: isoOf(row.expires_at),
     entry_price: row.entry_price,
-    entry_at: row.entry_at.toISOString(),
+    entry_at: isoOf(row.entry_at),
     feed: row.feed,
     exit_price: row.exit_price,
-    exit_at: row.exit_at?.toISOString() ?? null,
+    exit_at: isoOrNull(row.exit_at ?? null),
     payout_percent: row.payout_percent,
     profit: dollarsFromCents(profitCents),
     profit_loss: profitLossCents === null ? null : dollarsFromCents(profitLossCents),
     status: row.status,
-    settled_at: row.settled_at?.toISOString() ?? null,
+    settled_at: isoOrNull(row.settled_at ?? null),
   };
 }
 

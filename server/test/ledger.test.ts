@@ -331,6 +331,55 @@ describe.each(databaseKindsUnderTest())("ledger on %s", (kind) => {
     expect((await traderBalances(database, rich.userId)).real_cents).toBe(3_00);
   });
 
+  // Settlement passes the batch's house shards: a losing trade moves its shard's chain of
+  // trades without a posting, so the shard must be held like the accounts posted to.
+  it.runIf(kind === "postgres")(
+    "locks the caller's other accounts with the postings' (and with no entry at all)",
+    async () => {
+      const trader = await newTraderAccounts();
+      const paying = await systemAccountId(database, "house:real:5");
+      const chained = await systemAccountId(database, "house:real:6");
+      const lockedElsewhere = (accountId: number) =>
+        database
+          .query("SELECT id FROM ledger_accounts WHERE id = $1 FOR NO KEY UPDATE NOWAIT", [
+            accountId,
+          ])
+          .then(
+            () => false,
+            (error: Error) => /could not obtain lock/.test(error.message),
+          );
+      const credit = [
+        {
+          kind: "trade_payout",
+          reference: "unused when merged",
+          created_at: at.toISOString(),
+          probe: false,
+          postings: [
+            { account_id: paying, amount_cents: -1_00 },
+            { account_id: trader.real, amount_cents: 1_00 },
+          ],
+        },
+      ];
+      for (const entries of [credit, []]) {
+        const seen = await database.transaction(async (transaction) => {
+          await transaction.query(
+            `SELECT * FROM ledger_post(ARRAY(
+               SELECT e FROM jsonb_populate_recordset(NULL::ledger_entry_in, $1::jsonb) AS e
+             ), $2, $3::bigint[])`,
+            [JSON.stringify(entries), `test:also-lock:${entries.length}`, [chained]],
+          );
+          return {
+            chained: await lockedElsewhere(chained),
+            trader: await lockedElsewhere(trader.real),
+          };
+        });
+        expect(seen).toEqual({ chained: true, trader: entries.length > 0 });
+        expect(await lockedElsewhere(chained)).toBe(false);
+      }
+      expect(await checkLedger(database)).toEqual([]);
+    },
+  );
+
   it("migrations are idempotent: a second run applies nothing", async () => {
     expect(await migrate(database)).toEqual([]);
   });

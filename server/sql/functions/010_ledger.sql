@@ -45,7 +45,16 @@ CREATE OR REPLACE FUNCTION ledger_post(p_entries ledger_entry_in[])
 RETURNS TABLE (ord integer, outcome text, entry_id bigint)
 LANGUAGE plpgsql AS $$
 BEGIN
-  RETURN QUERY SELECT * FROM ledger_post(p_entries, NULL);
+  RETURN QUERY SELECT * FROM ledger_post(p_entries, NULL, '{}');
+END
+$$;
+
+-- ledger_post in merged mode (below), with nothing else to lock.
+CREATE OR REPLACE FUNCTION ledger_post(p_entries ledger_entry_in[], p_merged_reference text)
+RETURNS TABLE (ord integer, outcome text, entry_id bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT * FROM ledger_post(p_entries, p_merged_reference, '{}');
 END
 $$;
 
@@ -56,7 +65,16 @@ $$;
 -- account (its sum over them). Every posted entry
 -- returns the id of its kind's entry. A batch of trades so writes an entry and a posting per
 -- account where it wrote an entry and two postings per trade: half of a trade's database work.
-CREATE OR REPLACE FUNCTION ledger_post(p_entries ledger_entry_in[], p_merged_reference text)
+--
+-- p_also_lock: accounts the caller needs locked though nothing may post to them (settlement
+-- moves a house shard's chain of trades even when no trade of the batch is credited from
+-- it), locked in the same pass as the postings' accounts, in the global order, even when
+-- no entry is given. One pass where the caller's own ledger_lock before this call made two.
+CREATE OR REPLACE FUNCTION ledger_post(
+  p_entries ledger_entry_in[],
+  p_merged_reference text,
+  p_also_lock bigint[]
+)
 RETURNS TABLE (ord integer, outcome text, entry_id bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -76,6 +94,9 @@ DECLARE
   v_merged ledger_entry_in[];
 BEGIN
   IF COALESCE(cardinality(p_entries), 0) = 0 THEN
+    IF COALESCE(cardinality(p_also_lock), 0) > 0 THEN
+      PERFORM ledger_lock(p_also_lock);
+    END IF;
     RETURN;
   END IF;
 
@@ -94,10 +115,10 @@ BEGIN
     RAISE EXCEPTION 'journal entry % of the batch needs two or more non-zero postings summing to zero', v_bad;
   END IF;
 
-  -- 1. Every account of the batch, locked in the global order.
+  -- 1. Every account of the batch (and the caller's others), locked in the global order.
   v_system := ledger_lock(ARRAY(
     SELECT DISTINCT p.account_id FROM unnest(p_entries) AS e, unnest(e.postings) AS p
-  ));
+  ) || COALESCE(p_also_lock, '{}'));
 
   -- The common case (issue 16): no probe entry, and every trader account's net change
   -- leaves it at zero or more. Then no entry can come up short (credits count first, so a

@@ -108,7 +108,7 @@ BEGIN
       FROM unnest(v_entry_items) WITH ORDINALITY AS x(n, position)
       JOIN LATERAL (SELECT (v_items[x.n]).*) AS i ON true
       ORDER BY x.position
-    ), 'placement:' || v_trade[1]) AS p
+    ), 'placement:' || v_trade[1], '{}') AS p
   LOOP
     IF r.outcome = 'posted' THEN
       v_stake_entry := r.entry_id;
@@ -260,16 +260,11 @@ BEGIN
   v_chains := ledger_system_account_ids(ARRAY(
     SELECT u.house_code FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
   ), p_currency);
-  -- All the batch's shards and the credited traders' accounts, locked up front in the
-  -- ledger's global order: a losing trade posts nothing but still moves its shard's chain.
-  -- (ledger_post locks the credited ones again, a pass over rows this transaction holds.)
-  PERFORM ledger_lock(ARRAY(
-    SELECT v_accounts[u.ordinality] FROM unnest(v_trades) WITH ORDINALITY AS u
-    WHERE u.credit_cents > 0
-  ) || v_chains);
-
   -- The credits: the payouts as one entry and the refunds as another, each trade's credit
-  -- (its house shard → its trader) merged by the ledger into a posting per account.
+  -- (its house shard → its trader) merged by the ledger into a posting per account. The
+  -- ledger locks every shard of the batch with the credited traders' accounts, in its
+  -- global order, before it writes: a losing trade posts nothing but still moves its
+  -- shard's chain (below).
   v_won := ARRAY(
     SELECT u.status = 'won' FROM unnest(v_trades) WITH ORDINALITY AS u
     WHERE u.credit_cents > 0 ORDER BY u.ordinality
@@ -287,7 +282,7 @@ BEGIN
     FROM unnest(v_trades) WITH ORDINALITY AS u
     WHERE u.credit_cents > 0
     ORDER BY u.ordinality
-  ), v_batch) AS p;
+  ), v_batch, ARRAY(SELECT DISTINCT c FROM unnest(v_chains) AS c)) AS p;
   IF v_unposted > 0 THEN
     RAISE EXCEPTION '% credit entries of the batch were not posted', v_unposted;
   END IF;

@@ -2,6 +2,8 @@
 // directly (place_trades, the one trade writer: stake entry and journal chain each),
 // the clock is advanced past the last expiry, a tick after it is pushed, and settleDue is
 // timed in wall time, per batch, and per trade. A light place-trade probe runs meanwhile.
+// Then as many trades again expire across one second with the clock in real time, settled
+// as they come due, as in production: item 1's lag target is read on that scenario.
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { bench_symbols as symbols } from "./lib/bench-symbols.ts";
@@ -135,6 +137,20 @@ export async function runSettlementBench(): Promise<BenchResult> {
     const cores = coresBetween(cpuBefore, cpuByGroup(server.pid), wallS);
     const memory = processMemoryMiB(server.pid);
     const statementTop = await statements.top(16);
+    // Then the second as it passes: as many trades again, expiring across one second, with
+    // the clock in real time (the lag target is read on this one).
+    const seededRealTime = await server.call(
+      "seedSettlement",
+      { trades: trades_count, symbols, deadlineMs: seed_deadline_ms },
+      seed_deadline_ms + 60_000,
+    );
+    const realTime = await server.call(
+      "runSettlementRealTime",
+      { symbols, deadlineMs: settle_deadline_ms },
+      settle_deadline_ms + 60_000,
+    );
+    const realTimeMet =
+      realTime.lagMs.p99 < lag_p99_target_ms && realTime.settled >= seededRealTime.trades;
     const ledger = await server.call("ledgerCheck", undefined, 180_000);
     const warnings = server.warnings();
 
@@ -169,10 +185,35 @@ export async function runSettlementBench(): Promise<BenchResult> {
         met: throughput >= pgbench_multiple_target * pgbench.tps,
       },
       {
-        metric: "real lag per trade p50 / p99 / max (s)",
-        value: `${fixed(result.realLagMs.p50 / 1000, 2)} / ${fixed(result.realLagMs.p99 / 1000, 2)} / ${fixed(result.realLagMs.max / 1000, 2)}${result.openDueLeft > 0 ? ` (settled ones only; ${result.openDueLeft} never settled in ${fixed(result.drainMs / 1000, 0)} s)` : ""}`,
+        metric: "lag from the instant all were due p50 / p99 / max (s)",
+        value: `${fixed(result.dueLagMs.p50 / 1000, 2)} / ${fixed(result.dueLagMs.p99 / 1000, 2)} / ${fixed(result.dueLagMs.max / 1000, 2)}${result.openDueLeft > 0 ? ` (settled ones only; ${result.openDueLeft} never settled in ${fixed(result.drainMs / 1000, 0)} s)` : ""}`,
+      },
+      {
+        // The figure earlier runs reported as "real lag": it counts the second the jump
+        // skipped, when the platform could not yet see a trade as due (up to 1 s a trade).
+        metric: "lag from each expiry, the clock jumped past the second, p50 / p99 / max (s)",
+        value: `${fixed(result.realLagMs.p50 / 1000, 2)} / ${fixed(result.realLagMs.p99 / 1000, 2)} / ${fixed(result.realLagMs.max / 1000, 2)}`,
+      },
+      {
+        metric: `the second as it passes (clock in real time, ${realTime.due} trades expiring across ${fixed(realTime.spanMs / 1000, 2)} s): settled / due`,
+        value: `${realTime.settled} / ${realTime.due}`,
+        target: "all",
+        met: realTime.settled >= realTime.due && realTime.passErrors === 0,
+      },
+      {
+        metric: "the second as it passes: lag from each expiry p50 / p99 / max (s)",
+        value: `${fixed(realTime.lagMs.p50 / 1000, 2)} / ${fixed(realTime.lagMs.p99 / 1000, 2)} / ${fixed(realTime.lagMs.max / 1000, 2)}`,
         target: `p99 < ${lag_p99_target_ms / 1000} s`,
-        met: result.realLagMs.p99 < lag_p99_target_ms && settled >= seeded.trades,
+        met: realTimeMet,
+      },
+      {
+        metric:
+          "the second as it passes: settled within 1 s of expiry / last settled after the last expiry",
+        value: `${fixed((100 * realTime.withinOneSecond) / Math.max(1, realTime.settled), 1)} % / ${fixed(realTime.afterLastExpiryMs / 1000, 2)} s`,
+      },
+      {
+        metric: "the second as it passes: CPU cores / event-loop delay p99 (ms)",
+        value: `${formatCores(realTime.cores)} / ${fixed(realTime.eventLoopDelayMs.p99)}`,
       },
       {
         metric: "recorded trades.settlement_lag_ms p50 / p99 / max (manual clock)",
@@ -263,8 +304,10 @@ export async function runSettlementBench(): Promise<BenchResult> {
         serverRssMiB: memory,
         ledgerViolations: ledger.violationCount,
         pgbenchTps: pgbench.tps,
+        dueLagMs: result.dueLagMs,
+        realTime,
         met: {
-          p99Lag: result.realLagMs.p99 < lag_p99_target_ms && settled >= seeded.trades,
+          p99Lag: realTimeMet,
           pgbenchMultiple: throughput >= pgbench_multiple_target * pgbench.tps,
         },
       },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
 import { placeTrade } from "../src/trading/place-trade.ts";
+import { settlement_partitions } from "../src/trading/settlement.ts";
 import { signedInTrader } from "./support/accounts.ts";
 import { advanceWithTick } from "./support/prices.ts";
 
@@ -55,5 +56,54 @@ describe.each(databaseKindsUnderTest())("settlement racing new trades on %s", (k
     );
     expect(open.rows[0]!.n).toBe(0);
     expect(await platform.ledgerViolations()).toEqual([]);
+  }, 60_000);
+
+  it("claims each partition's earliest due trades, in expiry order, and only its own", async () => {
+    const traders = await Promise.all(Array.from({ length: 12 }, () => signedInTrader(platform)));
+    await advanceWithTick(platform, "EURUSD", 1.1, 0);
+    // Expiries spread over ten seconds, traders in every partition.
+    for (let round = 0; round < 10; round++) {
+      for (const trader of traders.slice(round % 3)) {
+        await placeTrade(
+          platform.context,
+          trader.user.id,
+          {
+            asset: "EURUSD",
+            amount: 1,
+            duration: 30,
+            type: round % 2 ? "put" : "call",
+            is_practice: true,
+          },
+          null,
+        );
+      }
+      await advanceWithTick(platform, "EURUSD", 1.1 + round / 1000, 1_000);
+    }
+    await advanceWithTick(platform, "EURUSD", 1.2, 25_000);
+    const now = platform.clock.now();
+    const partitions = kind === "postgres" ? settlement_partitions : 1;
+    for (let partition = 0; partition < partitions; partition++) {
+      const claimed = await platform.database.transaction((transaction) =>
+        transaction.query<{ id: number }>("SELECT id FROM settlement_claim($1, 7, $2, $3)", [
+          now,
+          partitions,
+          partition,
+        ]),
+      );
+      const expected = await platform.database.query<{ id: number }>(
+        `SELECT id FROM trades WHERE status = 'open' AND expires_at <= $1 AND user_id % $2 = $3
+         ORDER BY expires_at, id LIMIT 7`,
+        [now, partitions, partition],
+      );
+      expect(expected.rows.length, `partition ${partition}`).toBeGreaterThan(0);
+      expect(claimed.rows.map((row) => row.id)).toEqual(expected.rows.map((row) => row.id));
+    }
+    if (kind === "postgres") {
+      // The claim's index is built on the same modulus as settlement.ts partitions by.
+      const index = await platform.database.query<{ indexdef: string }>(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'trades_open_due_partition_idx'",
+      );
+      expect(index.rows[0]?.indexdef).toContain(`(user_id % (${settlement_partitions})::bigint)`);
+    }
   }, 60_000);
 });

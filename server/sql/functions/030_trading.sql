@@ -188,6 +188,12 @@ $$;
 -- previous holder committed. Exactly once does not rest on this lock: settle_trades updates
 -- only trades still open and refuses the whole batch otherwise. Only the columns settlement
 -- reads are returned.
+--
+-- The read walks the partition's stretch of trades_open_due_partition_idx (migration 033)
+-- in the claim's order and stops at the batch's size. Bitmap and sequential scans are off
+-- inside this function: a burst of due trades arrives faster than statistics follow, and
+-- on a stale estimate of a few due rows the planner read and sorted the whole backlog for
+-- every batch (bench/RESULTS.md).
 CREATE OR REPLACE FUNCTION settlement_claim(
   p_now timestamptz,
   p_limit integer,
@@ -198,17 +204,23 @@ CREATE OR REPLACE FUNCTION settlement_claim(
   stake_cents bigint, duration_seconds integer, payout_percent integer,
   entry_price double precision, entry_at timestamptz, feed text, start_time timestamptz,
   expires_at timestamptz, received_at timestamptz, rule_version integer
-) LANGUAGE plpgsql AS $$
+) LANGUAGE plpgsql
+SET enable_bitmapscan = off
+SET enable_seqscan = off
+AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('settlement', p_partition));
-  RETURN QUERY
-    SELECT t.id, t.user_id, t.is_practice, t.asset, t.direction, t.stake_cents,
-           t.duration_seconds, t.payout_percent, t.entry_price, t.entry_at, t.feed,
-           t.start_time, t.expires_at, t.received_at, t.rule_version
-    FROM trades t
-    WHERE t.status = 'open' AND t.expires_at <= p_now AND t.user_id % p_partitions = p_partition
-    ORDER BY t.expires_at, t.id
-    LIMIT p_limit;
+  -- The partition count written into the statement, so that `user_id % 4` is the
+  -- expression trades_open_due_partition_idx is built on (a parameter would not match it).
+  RETURN QUERY EXECUTE format(
+    'SELECT t.id, t.user_id, t.is_practice, t.asset, t.direction, t.stake_cents,
+            t.duration_seconds, t.payout_percent, t.entry_price, t.entry_at, t.feed,
+            t.start_time, t.expires_at, t.received_at, t.rule_version
+     FROM trades t
+     WHERE t.status = ''open'' AND t.expires_at <= $1 AND t.user_id %% %1$s = $2
+     ORDER BY t.user_id %% %1$s, t.expires_at, t.id
+     LIMIT $3', p_partitions)
+  USING p_now, p_partition, p_limit;
 END
 $$;
 

@@ -362,7 +362,7 @@ async function settleBatch(
 
 /**
  * Open trades already past their expiry: settlement's backlog, for the metrics. Counted by
- * the partial index `trades_open_due_idx` (open trades only, by expiry), so it stays cheap
+ * the partial index `trades_open_due_order_idx` (open trades only, by expiry), so it stays cheap
  * however many trades have settled.
  */
 export async function dueUnsettledCount(database: Database, now: Date): Promise<number> {
@@ -379,7 +379,9 @@ export async function dueUnsettledCount(database: Database, now: Date): Promise<
  * touch disjoint trader and house accounts and never wait for each other's row locks.
  * Four, not two, on 2 cores: while one partition's batch is in the server (deciding,
  * publishing) another's is in PostgreSQL, so a burst keeps both cores busy (50,000 due:
- * 1.6 -> 1.5 s, bench/RESULTS.md).
+ * 1.6 -> 1.5 s, bench/RESULTS.md). It is also the modulus of the claim's index,
+ * `trades_open_due_partition_idx` (migration 033): a new count needs a new index
+ * (settlement-race.test.ts fails until they agree).
  */
 export const settlement_partitions = 4;
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /** 256 random bits, URL-safe. Only its SHA-256 is stored, so a database leak yields no token. */
 export function newOpaqueToken(): { token: string; hash: string } {
@@ -7,5 +7,6 @@ export function newOpaqueToken(): { token: string; hash: string } {
 }
 
 export function hashOpaqueToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  // One-shot: a third of createHash's cost, once per authenticated request.
+  return hash("sha256", token, "hex");
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { Database, Queryable } from "../db/database.ts";
 import { AppError } from "../http/errors.ts";
@@ -79,19 +79,59 @@ export function idempotencyKeyOf(request: FastifyRequest): IdempotencyKey | null
     request.body ?? null,
     request.session?.userId ?? null,
   ]);
-  return { key, requestHash: createHash("sha256").update(fingerprint).digest("hex") };
+  return { key, requestHash: hash("sha256", fingerprint, "hex") };
 }
 
-/** JSON with every object's keys in sorted order: one text per meaning. */
+/**
+ * JSON with every object's keys in sorted order: one text per meaning. The text is what
+ * `JSON.stringify` gives with the keys sorted (keys stored within the retention were hashed
+ * from it; server/test/idempotency-hash.test.ts holds the two equal), written directly: a
+ * replacer that rebuilt each object was 3 % of the server's CPU per placed trade.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return inner;
-    return Object.fromEntries(
-      Object.keys(inner)
-        .sort()
-        .map((name) => [name, (inner as Record<string, unknown>)[name]]),
-    );
-  });
+  return canonicalText(value) ?? "undefined";
+}
+
+/** A value's canonical text, or undefined where JSON.stringify leaves the value out. */
+function canonicalText(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return canonicalText((value as { toJSON(): unknown }).toJSON());
+  }
+  if (Array.isArray(value)) {
+    let text = "[";
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) text += ",";
+      text += canonicalText(value[index]) ?? "null";
+    }
+    return `${text}]`;
+  }
+  let text = "{";
+  let first = true;
+  for (const name of sortedKeys(value)) {
+    const inner = canonicalText((value as Record<string, unknown>)[name]);
+    if (inner === undefined) continue;
+    text += `${first ? "" : ","}${JSON.stringify(name)}:${inner}`;
+    first = false;
+  }
+  return `${text}}`;
+}
+
+/**
+ * The order the old text had, which went through an object: its array-index keys ("0",
+ * "9", "10") first in numeric order, as every object lists them (and as Object.keys has
+ * them already), then the other keys sorted.
+ */
+function sortedKeys(value: object): string[] {
+  const names = Object.keys(value);
+  let indexKeys = 0;
+  while (indexKeys < names.length && isArrayIndex(names[indexKeys]!)) indexKeys += 1;
+  if (indexKeys === 0) return names.sort();
+  return names.slice(0, indexKeys).concat(names.slice(indexKeys).sort());
+}
+
+function isArrayIndex(name: string): boolean {
+  return /^(?:0|[1-9]\d*)$/.test(name) && Number(name) < 4_294_967_295;
 }
 
 /** The same key with another request: refused, never replayed. */

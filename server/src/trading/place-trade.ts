@@ -8,7 +8,7 @@ import { AppError, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
 import { marketStatusOf } from "../prices/market-status.ts";
 import { tradeGuardError } from "./trade-guard.ts";
-import { type TradeRow, tradeView } from "./trades.ts";
+import { isoTime, type TradeRow, tradeView } from "./trades.ts";
 
 export interface PlaceTradeReply {
   statusCode: number;
@@ -76,7 +76,17 @@ export async function placeTrade(
     received_at: request?.receivedAt ?? null,
     rule_version: rulebook_version_current,
     expires_at: new Date(now.getTime() + expiration.seconds * 1000),
-    ...unsettled,
+    // Each field named (no spread of a shared object): a literal of one shape stays fast.
+    status: "open",
+    exit_price: null,
+    exit_at: null,
+    exit_feed: null,
+    credit_cents: null,
+    settled_at: null,
+    settlement_lag_ms: null,
+    settlement_note: null,
+    refund_reason: null,
+    audit_ticks: null,
   };
   const body = {
     status: "success" as const,
@@ -93,17 +103,17 @@ export async function placeTrade(
     duration_seconds: trade.duration_seconds,
     payout_percent: trade.payout_percent,
     entry_price: trade.entry_price,
-    entry_at: trade.entry_at.toISOString(),
+    entry_at: isoTime(tick.at),
     feed: trade.feed,
-    start_time: trade.start_time.toISOString(),
-    expires_at: trade.expires_at.toISOString(),
+    start_time: isoTime(now.getTime()),
+    expires_at: isoTime(trade.expires_at.getTime()),
     refusal,
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,
     reply: idempotency ? body : null,
     rule_version: rulebook_version_current,
-    received_at: request?.receivedAt.toISOString() ?? null,
-    session_started_at: request?.sessionStartedAt.toISOString() ?? null,
+    received_at: request ? isoTime(request.receivedAt.getTime()) : null,
+    session_started_at: request ? isoTime(request.sessionStartedAt.getTime()) : null,
   });
   if (result.outcome === "insufficient") {
     throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
@@ -133,16 +143,3 @@ export async function placeTrade(
   });
   return { statusCode: 201, body, replayed: false };
 }
-
-const unsettled = {
-  status: "open",
-  exit_price: null,
-  exit_at: null,
-  exit_feed: null,
-  credit_cents: null,
-  settled_at: null,
-  settlement_lag_ms: null,
-  settlement_note: null,
-  refund_reason: null,
-  audit_ticks: null,
-} as const;

@@ -377,13 +377,13 @@ export async function dueUnsettledCount(database: Database, now: Date): Promise<
  * Settlement runs this many batches at once on PostgreSQL, each on the trades of its own
  * traders (user id modulo the count). The count divides `house_shards`, so the batches
  * touch disjoint trader and house accounts and never wait for each other's row locks.
- * Four, not two, on 2 cores: while one partition's batch is in the server (deciding,
- * publishing) another's is in PostgreSQL, so a burst keeps both cores busy (50,000 due:
- * 1.6 -> 1.5 s, bench/RESULTS.md). It is also the modulus of the claim's index,
- * `trades_open_due_partition_idx` (migration 033): a new count needs a new index
- * (settlement-race.test.ts fails until they agree).
+ * Two on 2 cores: four drained a burst of 50,000 about 6 % sooner, but doubled the latency
+ * of place-trade meanwhile (probe p99 110 -> 190-250 ms, bench/RESULTS.md), and the
+ * lag of trades expiring across a second was the same. It is also the modulus of the
+ * claim's index, `trades_open_due_partition_idx` (migration 033): a new count needs a new
+ * index (settlement-race.test.ts fails until they agree).
  */
-export const settlement_partitions = 4;
+export const settlement_partitions = 2;
 
 if (house_shards % settlement_partitions !== 0) {
   throw new Error("settlement_partitions must divide house_shards");

@@ -96,7 +96,7 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
     let settledTotal = 0;
     for (;;) {
       const shard = settlementShard(partition, batchesStarted++);
-      const { settled, claimed, skipped, balances, windows } = await settleBatch(
+      const { settled, claimed, balances, windows } = await settleBatch(
         dependencies,
         partition,
         shard,
@@ -112,7 +112,12 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
         dependencies.bus.publish({ type: "trade", userId: trade.user_id, trade: tradeView(trade) });
       }
       publishBalanceRows(dependencies.bus, balances ?? []);
-      if (claimed < settlement_batch_max || skipped > 0 || stopped) return settledTotal;
+      // Claim again until a claim settles nothing: while this batch ran, more of the
+      // partition's trades may have come due. Stopping at the first short batch left a
+      // partition idle, its trades waiting, until the other partition's pass ended (under
+      // a steady stream of expiries, up to a second; bench/RESULTS.md). A batch of trades
+      // that must all wait for their exit price ends the pass too, without spinning.
+      if (claimed === 0 || settled.length === 0 || stopped) return settledTotal;
     }
   }
 

@@ -469,14 +469,8 @@ async function seedSettlement(count: number, symbols: string[], deadlineMs: numb
   return { trades: seeded, seconds: (performance.now() - started) / 1000 };
 }
 
-/**
- * Advances the clock to one millisecond after the last expiry, pushes a tick per symbol
- * there (so every exit price is final), then calls settleDue until no due trade is open.
- * Real lag of a trade = (clock at that moment − its expiry) + (wall time from that moment
- * until its settled trade event is published, which settleDue does right after each batch
- * commits).
- */
-async function runSettlement(symbols: string[], deadlineMs: number) {
+/** Each trade's settled event as it is published: when (wall ms) and its expiry (epoch ms). */
+function recordSettledEvents() {
   const settledAt = new Map<number, { wallMs: number; expiresAtMs: number }>();
   const unsubscribe = platform.context.bus.subscribe((event) => {
     if (event.type !== "trade") return;
@@ -487,6 +481,18 @@ async function runSettlement(symbols: string[], deadlineMs: number) {
       expiresAtMs: Date.parse(trade.expires_at),
     });
   });
+  return { settledAt, unsubscribe };
+}
+
+/**
+ * Advances the clock to one millisecond after the last expiry, pushes a tick per symbol
+ * there (so every exit price is final), then calls settleDue until no due trade is open.
+ * Real lag of a trade = (clock at that moment − its expiry) + (wall time from that moment
+ * until its settled trade event is published, which settleDue does right after each batch
+ * commits).
+ */
+async function runSettlement(symbols: string[], deadlineMs: number) {
+  const { settledAt, unsubscribe } = recordSettledEvents();
   const expiries = await database.query<{ first: Date; last: Date }>(
     "SELECT MIN(expires_at) AS first, MAX(expires_at) AS last FROM trades WHERE status = 'open'",
   );
@@ -597,16 +603,7 @@ async function runSettlementRealTime(symbols: string[], deadlineMs: number) {
     offerTick(symbol, 100 + index + 0.5, first.getTime() - 500);
   }
   await settleMicrotasks();
-  const settledAt = new Map<number, { wallMs: number; expiresAtMs: number }>();
-  const unsubscribe = platform.context.bus.subscribe((event) => {
-    if (event.type !== "trade") return;
-    const trade = event.trade as { id: number; status: string; expires_at: string };
-    if (trade.status === "open" || settledAt.has(trade.id)) return;
-    settledAt.set(trade.id, {
-      wallMs: performance.now(),
-      expiresAtMs: Date.parse(trade.expires_at),
-    });
-  });
+  const { settledAt, unsubscribe } = recordSettledEvents();
   const clock = platform.clock as ManualClock & { now: () => Date };
   clock.advance(first.getTime() - 200 - clock.now().getTime());
   const clockStartMs = clock.now().getTime();

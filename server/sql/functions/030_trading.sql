@@ -210,8 +210,9 @@ SET enable_seqscan = off
 AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('settlement', p_partition));
-  -- The partition count written into the statement, so that `user_id % 4` is the
-  -- expression trades_open_due_partition_idx is built on (a parameter would not match it).
+  -- The partition count written into the statement, so that `user_id % 2` (two partitions,
+  -- settlement.ts) is the expression trades_open_due_partition_idx is built on; a parameter
+  -- would not match it.
   RETURN QUERY EXECUTE format(
     'SELECT t.id, t.user_id, t.is_practice, t.asset, t.direction, t.stake_cents,
             t.duration_seconds, t.payout_percent, t.entry_price, t.entry_at, t.feed,

@@ -232,12 +232,11 @@ async function settleBatch(
       "SELECT * FROM settlement_claim($1, $2, $3, $4)",
       [claimedAt, settlement_batch_max, partition.partitions, partition.index],
     );
-    if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0, skipped: 0 };
+    if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0 };
 
     // Many trades of a batch share an asset and an expiry instant: look each price up once.
     const exitCache = new Map<string, ExitDecision>();
     const decided: Decided[] = [];
-    let skipped = 0;
     for (const trade of due.rows) {
       const expiresAtMs = trade.expires_at.getTime();
       const cacheKey = `${trade.asset}@${expiresAtMs}`;
@@ -252,10 +251,8 @@ async function settleBatch(
         );
         exitCache.set(cacheKey, exit);
       }
-      if (exit.kind === "wait") {
-        skipped += 1;
-        continue;
-      }
+      // Not final yet: left open for a later batch.
+      if (exit.kind === "wait") continue;
       if (exit.kind === "refund") {
         // Nobody can say who won: the stake goes back, by the published rule.
         log.warn(
@@ -285,8 +282,7 @@ async function settleBatch(
         fromDatabase: exit.fromDatabase,
       });
     }
-    if (decided.length === 0)
-      return { settled: [] as TradeRow[], claimed: due.rows.length, skipped };
+    if (decided.length === 0) return { settled: [] as TradeRow[], claimed: due.rows.length };
 
     const windows = (await auditWindows(transaction, store, decided)).filter((window) =>
       storedWindows.needsWrite(window),
@@ -361,7 +357,7 @@ async function settleBatch(
         audit_ticks: null,
       };
     });
-    return { settled, claimed: due.rows.length, skipped, balances: balances.rows, windows };
+    return { settled, claimed: due.rows.length, balances: balances.rows, windows };
   });
 }
 

@@ -198,6 +198,33 @@ describe("live dashboard (PRODUCT.md D10)", () => {
     });
   });
 
+  it("a trade placed after the page's first read but before the socket signed in shows once it does", async () => {
+    storeSession();
+    const placed = tradeFixture({
+      id: 31,
+      start_time: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    let tradesOnServer: ReturnType<typeof tradeFixture>[] = [];
+    const { stream, callsTo } = renderApp(
+      "/user/dashboard",
+      { "GET /practice-trade-history": () => historyPage(tradesOnServer) },
+      { holdAuth: true },
+    );
+    await screen.findByRole("button", { name: "Call" });
+    await waitFor(() => expect(callsTo("GET /practice-trade-history").length).toBe(1));
+    const openTrades = within(screen.getByRole("region", { name: "Open trades" }));
+    expect(openTrades.queryByRole("button", { name: /EURUSD Call/ })).not.toBeInTheDocument();
+
+    // Placed elsewhere (another tab, the API) while the server had not yet indexed this
+    // socket: its event went to no one.
+    tradesOnServer = [placed];
+    await waitFor(() => expect(stream.current().sent.some((m) => m.type === "auth")).toBe(true));
+    stream.current().answerAuth();
+    expect(await screen.findByText("Online")).toBeInTheDocument();
+    expect(await openTrades.findByRole("button", { name: /EURUSD Call/ })).toBeInTheDocument();
+  });
+
   it("a refused token leaves the socket short of live, so the page keeps polling", async () => {
     storeSession();
     const { callsTo } = renderApp("/user/dashboard", {}, { acceptAuth: false });

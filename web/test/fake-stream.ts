@@ -18,6 +18,8 @@ export interface FakeSocket {
    * (abnormal) unless the test names a code.
    */
   drop(code?: number): void;
+  /** Sends the answer to the page's auth message, which `holdAuth` kept back. */
+  answerAuth(): void;
 }
 
 export interface FakeStream {
@@ -33,17 +35,29 @@ export interface FakeStream {
   balance(account_balance: number, practice_balance: number): void;
 }
 
-export function installFakeStream(options: { acceptAuth?: boolean; open?: boolean } = {}) {
+export function installFakeStream(
+  options: { acceptAuth?: boolean; open?: boolean; holdAuth?: boolean } = {},
+) {
   const acceptAuth = options.acceptAuth ?? true;
+  // Held: the auth answer waits for answerAuth(), as when the server is slow to sign a
+  // socket in while the page's first reads are already back.
+  const holdAuth = options.holdAuth ?? false;
   const opens = options.open ?? true;
   const sockets: FakeSocket[] = [];
   let stream: FakeStream | null = null;
   configureStream((url: string, handlers: SocketHandlers) => {
     const accepted = stream?.acceptConnections ?? true;
+    let heldAuthAnswer: (() => void) | null = null;
     const socket: FakeSocket = {
       url,
       sent: [],
       closed: false,
+      answerAuth() {
+        const answer = heldAuthAnswer;
+        if (answer === null) throw new Error("the page has sent no auth message to answer");
+        heldAuthAnswer = null;
+        answer();
+      },
       push(message) {
         if (socket.closed) return;
         act(() => handlers.message(JSON.stringify(message)));
@@ -72,7 +86,11 @@ export function installFakeStream(options: { acceptAuth?: boolean; open?: boolea
             const reply = acceptAuth
               ? { type: "auth", status: "ok" }
               : { type: "error", message: "Invalid or expired token" };
-            act(() => handlers.message(JSON.stringify(reply)));
+            const answer = () => {
+              if (!socket.closed) act(() => handlers.message(JSON.stringify(reply)));
+            };
+            if (holdAuth) heldAuthAnswer = answer;
+            else answer();
           }
         });
       },

@@ -18,8 +18,9 @@ import { StreamContext, type StreamState } from "./stream-context.ts";
  * One live socket for the signed-in pages (PRODUCT.md D10). Its events update the query
  * cache in place: trades into the history pages, balances into the user, notifications into
  * the list and the bell's unread count, a market's state into the market list; a settled
- * trade gets a toast. After the socket comes back from a drop, or when the server says its
- * event bus was down (`refetch`), everything it may have missed is read again.
+ * trade gets a toast. When the socket first signs in (the page's first reads may predate
+ * it), after it comes back from a drop, or when the server says its event bus was down
+ * (`refetch`), everything it may have missed is read again.
  */
 export function StreamProvider({ token, children }: { token: string; children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -44,12 +45,15 @@ export function StreamProvider({ token, children }: { token: string; children: R
 
   useEffect(() => {
     const next = new LiveStream({ url: streamUrl(), token, prices });
-    const readMissedAgain = () => {
+    const readEventStateAgain = () => {
       void queryClient.invalidateQueries({ queryKey: userQueryKey });
       void queryClient.invalidateQueries({ queryKey: marketsQueryKey });
       void queryClient.invalidateQueries({ queryKey: tradeHistoryRootKey });
       void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
       void queryClient.invalidateQueries({ queryKey: transactionHistoryRootKey });
+    };
+    const readMissedAgain = () => {
+      readEventStateAgain();
       resync.bump();
     };
     let wasLive = false;
@@ -59,7 +63,15 @@ export function StreamProvider({ token, children }: { token: string; children: R
         if (wasLive) missedEvents = true;
         return;
       }
-      wasLive = true;
+      if (!wasLive) {
+        // The first reads of the page raced the socket's sign-in: a trade placed (or a
+        // balance moved) after a read but before the server indexed this socket reached
+        // neither. Read again what holds such state; the candles only miss ticks, which the
+        // next tick makes good, so the chart keeps what it loaded.
+        wasLive = true;
+        readEventStateAgain();
+        return;
+      }
       if (missedEvents) {
         missedEvents = false;
         readMissedAgain();

@@ -77,6 +77,33 @@ describe("createRequestBatcher", () => {
     expect(await Promise.all(rest)).toEqual([20, 30]);
   });
 
+  it("with a call running, starts another only once overlapBatchMin requests wait", async () => {
+    const recorder = recordingRun();
+    const batcher = createRequestBatcher({
+      run: recorder.run,
+      batchMax: 10,
+      inFlightMax: 2,
+      overlapBatchMin: 3,
+    });
+    const answers = [batcher.submit(1)];
+    expect(recorder.batches).toEqual([[1]]);
+    answers.push(batcher.submit(2), batcher.submit(3));
+    // Two waiting, one call running: they wait for it.
+    expect(recorder.batches).toEqual([[1]]);
+    answers.push(batcher.submit(4));
+    // Three: a second call starts beside the first, with all three.
+    expect(recorder.batches).toEqual([[1], [2, 3, 4]]);
+    answers.push(batcher.submit(5));
+    // Two calls running (inFlightMax): the fifth waits whatever the count.
+    expect(recorder.batches).toHaveLength(2);
+    recorder.releaseAll();
+    await new Promise((resolve) => setImmediate(resolve));
+    // Nothing running any more: a lone request goes at once, overlap or not.
+    expect(recorder.batches).toEqual([[1], [2, 3, 4], [5]]);
+    recorder.releaseAll();
+    expect(await Promise.all(answers)).toEqual([10, 20, 30, 40, 50]);
+  });
+
   it("never puts two requests with one exclusive key in the same call", async () => {
     const recorder = recordingRun();
     const batcher = createRequestBatcher({

@@ -24,6 +24,13 @@ export interface RequestBatcherOptions<Request, Answer> {
    * work; few, so requests queue into batches instead of into the connection pool.
    */
   inFlightMax: number;
+  /**
+   * With a call already running, another starts only once this many requests wait (default
+   * 1: at once). It then overlaps the running call's commit and the trip of its answers,
+   * which otherwise leave the database idle between calls; below this many it would pay a
+   * call's fixed cost for a few requests, which the running call's end picks up anyway.
+   */
+  overlapBatchMin?: number;
   /** Requests with the same key never share a call: the later waits for the next one. */
   exclusiveKey?(request: Request): string | null;
 }
@@ -48,8 +55,13 @@ export function createRequestBatcher<Request, Answer>(
     for (const resolve of resolved) resolve();
   }
 
+  const overlapBatchMin = options.overlapBatchMin ?? 1;
+
   function flush() {
-    while (inFlight < options.inFlightMax && waiting.length > 0) {
+    while (
+      inFlight < options.inFlightMax &&
+      waiting.length >= (inFlight === 0 ? 1 : overlapBatchMin)
+    ) {
       const batch: Array<Waiting<Request, Answer>> = [];
       const later: Array<Waiting<Request, Answer>> = [];
       const keys = new Set<string>();

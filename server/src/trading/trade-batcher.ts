@@ -56,12 +56,16 @@ export type TradeBatcher = RequestBatcher<TradeRequest, TradeOutcome>;
  */
 export const trade_batch_max = 500;
 /**
- * One call at a time: the requests that arrive meanwhile make the next call's batch. Most of
- * a call's cost in PostgreSQL is per call, not per trade, so bigger batches make each trade
- * cheaper: with one call in flight instead of two, place-trade's maximum rose from 2,869 to
- * 3,765 trades/s and PostgreSQL's CPU per trade fell from 340 to 221 µs (bench/RESULTS.md).
+ * One call at a time while load is light: the requests that arrive meanwhile make the next
+ * call's batch, and most of a call's cost in PostgreSQL is per call, not per trade (two
+ * calls always in flight split the batches, 124 → 43 trades, and PostgreSQL's CPU per trade
+ * rose from ~115 to 159 µs). But a lone call leaves PostgreSQL idle while it commits and
+ * while its answers travel, a fifth of each cycle at the maximum rate: so a second call
+ * starts once trade_batch_overlap_min requests wait, which under heavy load happens late in
+ * the running call, and the batches stay large (bench/RESULTS.md, issue 16's eighth session).
  */
-const trade_batches_in_flight_max = 1;
+const trade_batches_in_flight_max = 2;
+const trade_batch_overlap_min = 96;
 
 /** Place-trade requests go to `place_trades` in batches (see RequestBatcher). */
 export function createTradeBatcher(database: Database): TradeBatcher {
@@ -69,6 +73,7 @@ export function createTradeBatcher(database: Database): TradeBatcher {
   return createRequestBatcher({
     batchMax: trade_batch_max,
     inFlightMax: trade_batches_in_flight_max,
+    overlapBatchMin: trade_batch_overlap_min,
     // One use of an Idempotency-Key per call: a second use waits for the next call, where
     // it finds the first's reply stored.
     exclusiveKey: (request) => (request.key === null ? null : `${request.user_id}\n${request.key}`),

@@ -225,6 +225,45 @@ describe("live dashboard (PRODUCT.md D10)", () => {
     expect(await openTrades.findByRole("button", { name: /EURUSD Call/ })).toBeInTheDocument();
   });
 
+  it("a trade event during a read of the history that predates it is not undone when the read lands", async () => {
+    const placed = tradeFixture({
+      id: 32,
+      start_time: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    let tradesOnServer: ReturnType<typeof tradeFixture>[] = [];
+    let hold: Promise<void> | null = null;
+    let release = () => {};
+    const { stream, callsTo } = await openDashboard({
+      "GET /practice-trade-history": async () => {
+        // The server reads now and answers later, as a slow reply does.
+        const answer = historyPage([...tradesOnServer]);
+        if (hold) await hold;
+        return answer;
+      },
+    });
+    const openTrades = within(screen.getByRole("region", { name: "Open trades" }));
+    await waitFor(() => expect(callsTo("GET /practice-trade-history").length).toBeGreaterThan(0));
+    const before = callsTo("GET /practice-trade-history").length;
+
+    hold = new Promise((resolve) => {
+      release = () => resolve();
+    });
+    stream.current().push({ type: "refetch" });
+    await waitFor(() =>
+      expect(callsTo("GET /practice-trade-history").length).toBeGreaterThan(before),
+    );
+    tradesOnServer = [placed];
+    stream.trade(placed);
+    expect(await openTrades.findByRole("button", { name: /EURUSD Call/ })).toBeInTheDocument();
+
+    hold = null;
+    act(() => release());
+    // The stale read (without the trade) lands; the page must still show the trade.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(openTrades.getByRole("button", { name: /EURUSD Call/ })).toBeInTheDocument();
+  });
+
   it("a refused token leaves the socket short of live, so the page keeps polling", async () => {
     storeSession();
     const { callsTo } = renderApp("/user/dashboard", {}, { acceptAuth: false });

@@ -79,8 +79,16 @@ export function StreamProvider({ token, children }: { token: string; children: R
     });
     next.onRefetch(readMissedAgain);
     next.onMarketState((event) => applyMarketState(queryClient, event));
+    // An event applied to the cache while a read of the same data is on its way is undone
+    // when that read lands, if the server answered it before the event: read it again.
+    const readAgainIfFetching = (queryKey: readonly unknown[]) => {
+      if (queryClient.isFetching({ queryKey }) > 0) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    };
     next.onTrade((trade) => {
       upsertTrade(queryClient, trade);
+      readAgainIfFetching(tradeHistoryRootKey);
       void queryClient.invalidateQueries({ queryKey: tradeAuditQueryKey(trade.id) });
       announcer.observe(trade, { fromEvent: true });
     });
@@ -88,6 +96,7 @@ export function StreamProvider({ token, children }: { token: string; children: R
       queryClient.setQueryData<UserView | null>(userQueryKey, (user) =>
         user ? { ...user, account: { ...user.account, ...balances } } : user,
       );
+      readAgainIfFetching(userQueryKey);
     });
     next.onNotification(({ notification, unread_count }) => {
       applyNotification(queryClient, notification, unread_count);

@@ -464,6 +464,61 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     expect((await balances(trader.token)).practice_balance).toBe(9900);
   });
 
+  it("Idempotency-Key: a replay after the trade settled is the first reply, byte for byte", async () => {
+    const trader = await signedInTrader(platform);
+    const symbol = "EURJPY";
+    await advanceWithTick(platform, symbol, 162.137, 300);
+    const send = () =>
+      http.request("POST", "/api/v1/place-trade", {
+        json: { ...practiceTrade, asset: symbol },
+        token: trader.token,
+        headers: { "idempotency-key": "settled-then-retried" },
+      });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const path = `/api/v1/trades/${first.body.data.trade.id}`;
+    await advanceWithTick(platform, symbol, 161.9, 30_000);
+    await advanceWithTick(platform, symbol, 161.8, 300);
+    await platform.context.settlement.settleDue();
+    expect((await http.get(path, trader.token)).body.data.trade.status).toBe("lost");
+
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    // What the first reply said (open, no exit), not the trade as it is now.
+    expect(again.text).toBe(first.text);
+    expect(again.body.data.trade.status).toBe("open");
+    // The key holds the trade's id, not a second copy of the reply.
+    const stored = await platform.database.query<{ response_body: unknown }>(
+      "SELECT response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2",
+      [trader.user.id, "settled-then-retried"],
+    );
+    expect(stored.rows[0]?.response_body).toEqual({ placed_trade_id: first.body.data.trade.id });
+  });
+
+  it("Idempotency-Key: a key stored with its whole reply (before migration 034) replays it as stored", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.0813, 300);
+    const first = await http.request("POST", "/api/v1/place-trade", {
+      json: practiceTrade,
+      token: trader.token,
+      headers: { "idempotency-key": "stored-whole" },
+    });
+    expect(first.status).toBe(201);
+    // As the platform stored keys before: the reply itself, its id set by the database.
+    await platform.database.query(
+      "UPDATE idempotency_keys SET response_body = $3::jsonb WHERE user_id = $1 AND key = $2",
+      [trader.user.id, "stored-whole", JSON.stringify({ ...first.body, message: "as stored" })],
+    );
+    const again = await http.request("POST", "/api/v1/place-trade", {
+      json: practiceTrade,
+      token: trader.token,
+      headers: { "idempotency-key": "stored-whole" },
+    });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ ...first.body, message: "as stored" });
+  });
+
   it("concurrent trades never overdraw: balance for exactly 50 of 200 → exactly 50 accepted", async () => {
     const trader = await signedInTrader(platform);
     await advanceWithTick(platform, "EURUSD", 1.0814, 300);

@@ -53,6 +53,10 @@ BEGIN
 
   -- 1. Idempotency keys, claimed in one order (user, key) by the idempotency module, each
   --    with the reply of its trade once placed; step 4 releases the keys of the others.
+  --    The reply stored is the trade's id, {"placed_trade_id": id}, not the reply's text:
+  --    the server rebuilds the reply from the trade as placed (place-trade.ts), the same
+  --    text by the same code, where copying it cost ~500 bytes a trade to send, parse and
+  --    store (bench/RESULTS.md, issue 16's ninth session).
   v_keyed := ARRAY(
     SELECT i.ordinality::integer FROM unnest(v_items) WITH ORDINALITY AS i
     WHERE i.key IS NOT NULL ORDER BY i.ordinality
@@ -64,7 +68,7 @@ BEGIN
       FROM unnest(v_items) WITH ORDINALITY AS i
       WHERE i.key IS NOT NULL ORDER BY i.ordinality
     ), 201, ARRAY(
-      SELECT jsonb_set(i.reply, '{data,trade,id}', to_jsonb(v_trade[i.ordinality]))
+      SELECT jsonb_build_object('placed_trade_id', v_trade[i.ordinality])
       FROM unnest(v_items) WITH ORDINALITY AS i
       WHERE i.key IS NOT NULL ORDER BY i.ordinality
     )) AS c

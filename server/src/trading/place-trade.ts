@@ -8,7 +8,7 @@ import { AppError, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
 import { marketStatusOf } from "../prices/market-status.ts";
 import { tradeGuardError } from "./trade-guard.ts";
-import { isoTime, type TradeRow, tradeView } from "./trades.ts";
+import { findUserTrade, isoTime, type TradeRow, tradeView } from "./trades.ts";
 
 export interface PlaceTradeReply {
   statusCode: number;
@@ -60,7 +60,7 @@ export async function placeTrade(
       ? "simulated prices"
       : null;
 
-  const trade: TradeRow = {
+  const trade = placedTrade({
     id: 0, // set by the database
     user_id: userId,
     is_practice: input.is_practice,
@@ -76,23 +76,7 @@ export async function placeTrade(
     received_at: request?.receivedAt ?? null,
     rule_version: rulebook_version_current,
     expires_at: new Date(now.getTime() + expiration.seconds * 1000),
-    // Each field named (no spread of a shared object): a literal of one shape stays fast.
-    status: "open",
-    exit_price: null,
-    exit_at: null,
-    exit_feed: null,
-    credit_cents: null,
-    settled_at: null,
-    settlement_lag_ms: null,
-    settlement_note: null,
-    refund_reason: null,
-    audit_ticks: null,
-  };
-  const body = {
-    status: "success" as const,
-    message: tradeMessages.placed,
-    data: { trade: tradeView(trade) },
-  };
+  });
 
   const result = await tradeBatcher.submit({
     user_id: userId,
@@ -110,7 +94,6 @@ export async function placeTrade(
     refusal,
     key: idempotency?.key ?? null,
     hash: idempotency?.requestHash ?? null,
-    reply: idempotency ? body : null,
     rule_version: rulebook_version_current,
     received_at: request ? isoTime(request.receivedAt.getTime()) : null,
     session_started_at: request ? isoTime(request.sessionStartedAt.getTime()) : null,
@@ -128,12 +111,13 @@ export async function placeTrade(
     }
     return {
       statusCode: result.stored_status!,
-      body: result.stored_body as PlaceTradeReply["body"],
+      body: await storedReplyBody(context, userId, result.stored_body),
       replayed: true,
     };
   }
 
-  body.data.trade.id = result.trade_id!;
+  trade.id = result.trade_id!;
+  const body = placedReplyBody(trade);
   bus.publish({ type: "trade", userId, trade: body.data.trade });
   bus.publish({
     type: "balance",
@@ -142,4 +126,82 @@ export async function placeTrade(
     practice_balance: dollarsFromCents(result.practice_cents!),
   });
   return { statusCode: 201, body, replayed: false };
+}
+
+/** A trade's fields as placed: the settlement's are empty, whatever has happened since. */
+type PlacedFields = Pick<
+  TradeRow,
+  | "id"
+  | "user_id"
+  | "is_practice"
+  | "asset"
+  | "direction"
+  | "stake_cents"
+  | "duration_seconds"
+  | "payout_percent"
+  | "entry_price"
+  | "entry_at"
+  | "feed"
+  | "start_time"
+  | "received_at"
+  | "rule_version"
+  | "expires_at"
+>;
+
+function placedTrade(fields: PlacedFields): TradeRow {
+  // Each field named (no spread of a shared object): a literal of one shape stays fast.
+  return {
+    id: fields.id,
+    user_id: fields.user_id,
+    is_practice: fields.is_practice,
+    asset: fields.asset,
+    direction: fields.direction,
+    stake_cents: fields.stake_cents,
+    duration_seconds: fields.duration_seconds,
+    payout_percent: fields.payout_percent,
+    entry_price: fields.entry_price,
+    entry_at: fields.entry_at,
+    feed: fields.feed,
+    start_time: fields.start_time,
+    received_at: fields.received_at,
+    rule_version: fields.rule_version,
+    expires_at: fields.expires_at,
+    status: "open",
+    exit_price: null,
+    exit_at: null,
+    exit_feed: null,
+    credit_cents: null,
+    settled_at: null,
+    settlement_lag_ms: null,
+    settlement_note: null,
+    refund_reason: null,
+    audit_ticks: null,
+  };
+}
+
+/**
+ * The reply to a placed trade: built here both when the trade is placed and when its
+ * Idempotency-Key replays it, so the two are the same text.
+ */
+function placedReplyBody(trade: TradeRow): PlaceTradeReply["body"] {
+  return { status: "success", message: tradeMessages.placed, data: { trade: tradeView(trade) } };
+}
+
+/**
+ * The reply an Idempotency-Key stored: `place_trades` stores the placed trade's id
+ * (`{"placed_trade_id": id}`), and the reply is rebuilt from the trade as it was placed,
+ * open, whether or not it has settled since (what the first reply said). A key stored
+ * before migration 034 holds the whole reply, returned as it is.
+ */
+async function storedReplyBody(
+  context: AppContext,
+  userId: number,
+  stored: unknown,
+): Promise<PlaceTradeReply["body"]> {
+  const tradeId = (stored as { placed_trade_id?: unknown }).placed_trade_id;
+  if (typeof tradeId !== "number") return stored as PlaceTradeReply["body"];
+  const row = await findUserTrade(context.database, userId, tradeId);
+  // The key and its trade were written in one transaction, and trades are never deleted.
+  if (!row) throw new Error(`trade ${tradeId} of an Idempotency-Key's reply is missing`);
+  return placedReplyBody(placedTrade(row));
 }

@@ -22,10 +22,12 @@ export interface TradeRequest {
   expires_at: string;
   /** The caller's reason to refuse once the money is known to be there, or null. */
   refusal: string | null;
-  /** Idempotency-Key, the request's hash and the reply to store with it (or nulls). */
+  /**
+   * Idempotency-Key and the request's hash (or nulls). The key stores the trade's id, from
+   * which place-trade.ts rebuilds the reply.
+   */
   key: string | null;
   hash: string | null;
-  reply: unknown;
   /** The rulebook version in force (domain/src/rulebook.ts), recorded on the trade. */
   rule_version: number;
   /** When the request reached the platform (issue 15 item 5); null when not from a request. */

@@ -12,7 +12,7 @@ export default defineConfig({
     include: timingBoundFiles,
     maxWorkers: 1,
     // As the server project (vitest.config.ts): the files share the worker's modules
-    // (245 s → 213 s here).
+    // (246 s → 213 s here).
     isolate: false,
     sequence: { groupOrder: 1 },
     testTimeout: 120_000,

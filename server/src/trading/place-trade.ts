@@ -8,7 +8,7 @@ import { AppError, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
 import { marketStatusOf } from "../prices/market-status.ts";
 import { tradeGuardError } from "./trade-guard.ts";
-import { findUserTrade, isoTime, type TradeRow, tradeView } from "./trades.ts";
+import { findUserTrade, isoTime, type TradePlacement, type TradeRow, tradeView } from "./trades.ts";
 
 export interface PlaceTradeReply {
   statusCode: number;
@@ -128,27 +128,8 @@ export async function placeTrade(
   return { statusCode: 201, body, replayed: false };
 }
 
-/** A trade's fields as placed: the settlement's are empty, whatever has happened since. */
-type PlacedFields = Pick<
-  TradeRow,
-  | "id"
-  | "user_id"
-  | "is_practice"
-  | "asset"
-  | "direction"
-  | "stake_cents"
-  | "duration_seconds"
-  | "payout_percent"
-  | "entry_price"
-  | "entry_at"
-  | "feed"
-  | "start_time"
-  | "received_at"
-  | "rule_version"
-  | "expires_at"
->;
-
-function placedTrade(fields: PlacedFields): TradeRow {
+/** A trade as placed: the settlement's fields are empty, whatever has happened since. */
+function placedTrade(fields: TradePlacement): TradeRow {
   // Each field named (no spread of a shared object): a literal of one shape stays fast.
   return {
     id: fields.id,

@@ -9,7 +9,7 @@ import { DEFAULT_CURRENCY, house_shards, houseShardCode } from "../ledger/ledger
 import { firstTickAfterFromDatabase, tickInForceFromDatabase } from "../prices/price-history.ts";
 import type { PriceStore } from "../prices/price-store.ts";
 import { type AuditTick, auditSecondOf, auditWindowTicks } from "../prices/ticks-around.ts";
-import { isoTime, type TradeRow, tradeView } from "./trades.ts";
+import { isoTime, type TradePlacement, type TradeRow, tradeView } from "./trades.ts";
 import { publishBalanceRows } from "./trading-events.ts";
 
 /** Trades claimed per transaction. */
@@ -185,24 +185,7 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
 }
 
 /** What settlement reads of an open trade (`settlement_claim`, 030_trading.sql). */
-type ClaimedTrade = Pick<
-  TradeRow,
-  | "id"
-  | "user_id"
-  | "is_practice"
-  | "asset"
-  | "direction"
-  | "stake_cents"
-  | "duration_seconds"
-  | "payout_percent"
-  | "entry_price"
-  | "entry_at"
-  | "feed"
-  | "start_time"
-  | "expires_at"
-  | "received_at"
-  | "rule_version"
->;
+type ClaimedTrade = TradePlacement;
 
 interface Decided {
   trade: ClaimedTrade;

@@ -39,6 +39,26 @@ export interface TradeRow {
   } | null;
 }
 
+/** A trade's fields set when it is placed, which never change (settlement sets the rest). */
+export type TradePlacement = Pick<
+  TradeRow,
+  | "id"
+  | "user_id"
+  | "is_practice"
+  | "asset"
+  | "direction"
+  | "stake_cents"
+  | "duration_seconds"
+  | "payout_percent"
+  | "entry_price"
+  | "entry_at"
+  | "feed"
+  | "start_time"
+  | "expires_at"
+  | "received_at"
+  | "rule_version"
+>;
+
 /** The ISO strings of recent instants: a settled batch's trades share most of theirs. */
 const isoByEpochMs = new Map<number, string>();
 const iso_cache_max = 4_096;

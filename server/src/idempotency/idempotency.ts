@@ -12,7 +12,8 @@ import { AppError } from "../http/errors.ts";
  * Claiming, completing and releasing keys are the database's `idempotency_claim_all`,
  * `idempotency_complete_all` and `idempotency_release_all` (server/sql/functions/
  * 020_idempotency.sql): `runIdempotent` calls them with one key for every money-moving
- * route, `place_trades` with the keys of its whole batch. The key row is inserted first in
+ * route, `place_trades` with the keys of its whole batch (each storing its trade's id, from
+ * which trading/place-trade.ts rebuilds the same reply). The key row is inserted first in
  * the work's transaction: a concurrent request with the same key waits on that row until the
  * first commits (then replays) or rolls back (then runs), so one key never does the work
  * twice.

@@ -183,6 +183,42 @@ describe.each(databaseKindsUnderTest())(
       expect(result.rows[0]).toEqual({ mismatches: 0, checked: 6 * 5 * 4 + 2 * (6 * 5 * 8 * 4) });
     });
 
+    it("folds a chain into (previous, own) hash pairs that agree with the fold and lag() it replaced (035)", async () => {
+      // Three chains, two seeded with a stored head and one from genesis, rows out of order.
+      const result = await platform.database.query<{
+        mismatches: number;
+        checked: number;
+        distinct_hashes: number;
+      }>(
+        `WITH records AS (
+           SELECT g AS n, g % 3 AS chain, sha256(convert_to('record ' || g, 'UTF8')) AS digest,
+                  CASE g % 3 WHEN 0 THEN journal_genesis()
+                             ELSE sha256(convert_to('head ' || (g % 3), 'UTF8')) END AS head
+           FROM generate_series(1, 60) AS g ORDER BY md5(g::text)
+         ), old_form AS (
+           SELECT f.n, COALESCE(lag(f.row_hash) OVER (PARTITION BY f.chain ORDER BY f.n),
+                                f.head) AS prev_hash, f.row_hash
+           FROM (SELECT r.*, journal_chain_fold(r.head, r.digest)
+                               OVER (PARTITION BY r.chain ORDER BY r.n) AS row_hash
+                 FROM records r) f
+         ), pair_form AS (
+           SELECT p.n, journal_link_prev(p.link) AS prev_hash, journal_link_hash(p.link) AS row_hash
+           FROM (SELECT r.n, journal_chain_fold_pair(r.head, r.digest)
+                               OVER (PARTITION BY r.chain ORDER BY r.n) AS link
+                 FROM records r) p
+         )
+         SELECT COUNT(*) FILTER (WHERE o.prev_hash IS DISTINCT FROM p.prev_hash
+                                    OR o.row_hash IS DISTINCT FROM p.row_hash
+                                    OR p.row_hash <> journal_chain_link(NULL, p.prev_hash,
+                                         (SELECT r.digest FROM records r WHERE r.n = p.n))
+                          )::integer AS mismatches,
+                COUNT(*)::integer AS checked,
+                COUNT(DISTINCT p.row_hash)::integer AS distinct_hashes
+         FROM old_form o JOIN pair_form p ON p.n = o.n`,
+      );
+      expect(result.rows[0]).toEqual({ mismatches: 0, checked: 60, distinct_hashes: 60 });
+    });
+
     it("names a trade whose exit price, outcome or credit was edited in the database", async () => {
       const [id] = tradeIds;
       const price = await verifiedAfter((t) =>

@@ -254,29 +254,28 @@ BEGIN
   ), entries_in AS (
     INSERT INTO journal_entries (id, kind, reference, created_at)
     SELECT w.id, w.kind, w.reference, w.created_at FROM written w
-  ), folded AS (
+  ), linked AS (
+    -- Each link (previous hash || own) in one window pass (migration 035).
     SELECT w.id AS entry_id, p.account_id, p.amount_cents,
            a.chain_seq + row_number() OVER chain AS seq,
-           journal_chain_fold(a.chain_head, journal_posting_digest(
+           journal_chain_fold_pair(a.chain_head, journal_posting_digest(
              w.id, w.kind, w.reference, w.created_at, p.account_id, p.amount_cents
-           )) OVER chain AS row_hash,
-           a.chain_head AS base_head
+           )) OVER chain AS link
     FROM written w
     CROSS JOIN LATERAL unnest(w.postings) WITH ORDINALITY AS p(account_id, amount_cents, pord)
     JOIN ledger_accounts a ON a.id = p.account_id
     WINDOW chain AS (PARTITION BY p.account_id ORDER BY w.ord, p.pord)
-  ), linked AS (
-    SELECT f.*, COALESCE(lag(f.row_hash) OVER (PARTITION BY f.account_id ORDER BY f.seq),
-                         f.base_head) AS prev_hash
-    FROM folded f
   ), postings_in AS (
     INSERT INTO postings (entry_id, account_id, amount_cents, chain_seq, prev_hash, row_hash)
-    SELECT l.entry_id, l.account_id, l.amount_cents, l.seq, l.prev_hash, l.row_hash FROM linked l
+    SELECT l.entry_id, l.account_id, l.amount_cents, l.seq, journal_link_prev(l.link),
+           journal_link_hash(l.link)
+    FROM linked l
   ), heads_out AS (
     UPDATE ledger_accounts a
     SET chain_seq = h.seq, chain_head = h.row_hash,
         balance_cents = a.balance_cents + CASE WHEN v_all_fit THEN h.delta ELSE 0 END
-    FROM (SELECT DISTINCT ON (l.account_id) l.account_id, l.seq, l.row_hash,
+    FROM (SELECT DISTINCT ON (l.account_id) l.account_id, l.seq,
+                 journal_link_hash(l.link) AS row_hash,
                  SUM(l.amount_cents) OVER (PARTITION BY l.account_id) AS delta
           FROM linked l ORDER BY l.account_id, l.seq DESC) h
     WHERE a.id = h.account_id

@@ -134,19 +134,16 @@ BEGIN
     FROM unnest(v_items) WITH ORDINALITY AS i
     LEFT JOIN trade_chain_heads h ON h.house_account_id = v_houses[i.ordinality]
     WHERE v_outcome[i.ordinality] = 'placed'
-  ), folded AS (
+  ), linked AS (
+    -- Each link (previous hash || own) in one window pass (migration 035).
     SELECT p.*, p.base_seq + row_number() OVER chain AS seq,
-           journal_chain_fold(p.base_head, journal_trade_placed_digest(
+           journal_chain_fold_pair(p.base_head, journal_trade_placed_digest(
              p.id, p.user_id, p.is_practice, p.asset, p.direction, p.stake_cents,
              p.duration_seconds, p.payout_percent, p.entry_price, p.entry_at, p.feed,
              p.start_time, p.expires_at, p.received_at, p.rule_version
-           )) OVER chain AS row_hash
+           )) OVER chain AS link
     FROM placed p
     WINDOW chain AS (PARTITION BY p.chain ORDER BY p.ordinality)
-  ), linked AS (
-    SELECT f.*, COALESCE(lag(f.row_hash) OVER (PARTITION BY f.chain ORDER BY f.seq),
-                         f.base_head) AS prev_hash
-    FROM folded f
   ), trades_in AS (
     INSERT INTO trades (id, user_id, is_practice, asset, direction, stake_cents, duration_seconds,
                         payout_percent, entry_price, entry_at, feed, start_time, expires_at,
@@ -154,12 +151,12 @@ BEGIN
                         placed_hash, placed_entry_id)
     SELECT l.id, l.user_id, l.is_practice, l.asset, l.direction, l.stake_cents,
            l.duration_seconds, l.payout_percent, l.entry_price, l.entry_at, l.feed, l.start_time,
-           l.expires_at, l.received_at, l.rule_version, l.chain, l.seq, l.prev_hash, l.row_hash,
-           v_stake_entry
+           l.expires_at, l.received_at, l.rule_version, l.chain, l.seq, journal_link_prev(l.link),
+           journal_link_hash(l.link), v_stake_entry
     FROM linked l
   )
   INSERT INTO trade_chain_heads (house_account_id, seq, head)
-  SELECT DISTINCT ON (l.chain) l.chain, l.seq, l.row_hash FROM linked l
+  SELECT DISTINCT ON (l.chain) l.chain, l.seq, journal_link_hash(l.link) FROM linked l
   ORDER BY l.chain, l.seq DESC
   ON CONFLICT (house_account_id) DO UPDATE SET seq = EXCLUDED.seq, head = EXCLUDED.head;
   PERFORM idempotency_release_all(ARRAY(

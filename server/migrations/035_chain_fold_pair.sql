@@ -1,8 +1,7 @@
 -- The journal's chain fold (028, 029) yielding each record's link whole (issue 16): the
 -- previous record's hash and the record's own, 64 bytes, in one window pass. The writers
 -- took the previous hash with lag() over the folded rows, a second sort and window pass
--- over every record a batch writes (a batch of 2,000 settled trades: about 4 ms of its
--- 112 here, bench/RESULTS.md). The hash is the same expression as journal_chain_link, so
+-- over every record a batch writes. The hash is the same expression as journal_chain_link, so
 -- every stored hash stays as it was; server/test/journal.test.ts checks the two folds agree.
 -- Never edit this file once it has landed; add a new numbered one.
 CREATE FUNCTION journal_chain_link_pair_step(p_state bytea, p_seed bytea, p_digest bytea)

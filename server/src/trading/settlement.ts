@@ -98,42 +98,53 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   async function settlePartition(partition: Partition, pass: Pass): Promise<number> {
     let settledTotal = 0;
     let settling = true;
-    for (;;) {
-      const shard = settlementShard(partition, batchesStarted++);
-      const { settled, claimed, balances, windows } = await settleBatch(
-        dependencies,
-        partition,
-        shard,
-        storedWindows,
-      );
-      // Committed: these windows need no rewrite until more ticks arrive.
-      for (const window of windows ?? []) storedWindows.remember(window);
-      settledTotal += settled.length;
-      if (settled.length > 0) {
-        dependencies.onSettled?.(settled.map((trade) => trade.settlement_lag_ms ?? 0));
+    try {
+      for (;;) {
+        const shard = settlementShard(partition, batchesStarted++);
+        const { settled, claimed, balances, windows } = await settleBatch(
+          dependencies,
+          partition,
+          shard,
+          storedWindows,
+        );
+        // Committed: these windows need no rewrite until more ticks arrive.
+        for (const window of windows ?? []) storedWindows.remember(window);
+        settledTotal += settled.length;
+        if (settled.length > 0) {
+          dependencies.onSettled?.(settled.map((trade) => trade.settlement_lag_ms ?? 0));
+        }
+        for (const trade of settled) {
+          dependencies.bus.publish({
+            type: "trade",
+            userId: trade.user_id,
+            trade: tradeView(trade),
+          });
+        }
+        publishBalanceRows(dependencies.bus, balances ?? []);
+        // Claim again until a claim settles nothing: while this batch ran, more of the
+        // partition's trades may have come due. Stopping at the first short batch left a
+        // partition idle, its trades waiting, until the other partition's pass ended (under
+        // a steady stream of expiries, up to a second; bench/RESULTS.md).
+        if (stopped) return settledTotal;
+        const found = claimed > 0 && settled.length > 0;
+        if (found !== settling) {
+          settling = found;
+          pass.settling += found ? 1 : -1;
+        }
+        if (found) continue;
+        // Nothing to settle now (none due, or all waiting for their exit price). The pass ends
+        // once every partition is so. Until then this one looks again shortly: returning at
+        // once left the trades coming due in it (or whose exit price became final) waiting
+        // until another partition's pass ended, which under a second of expiries settled
+        // half the trades a second late (bench/RESULTS.md).
+        if (pass.settling === 0) return settledTotal;
+        await new Promise((resolve) => setTimeout(resolve, partition_recheck_ms));
+        if (stopped) return settledTotal;
       }
-      for (const trade of settled) {
-        dependencies.bus.publish({ type: "trade", userId: trade.user_id, trade: tradeView(trade) });
-      }
-      publishBalanceRows(dependencies.bus, balances ?? []);
-      // Claim again until a claim settles nothing: while this batch ran, more of the
-      // partition's trades may have come due. Stopping at the first short batch left a
-      // partition idle, its trades waiting, until the other partition's pass ended (under
-      // a steady stream of expiries, up to a second; bench/RESULTS.md).
-      if (stopped) return settledTotal;
-      const found = claimed > 0 && settled.length > 0;
-      if (found !== settling) {
-        settling = found;
-        pass.settling += found ? 1 : -1;
-      }
-      if (found) continue;
-      // Nothing to settle now (none due, or all waiting for their exit price). The pass ends
-      // once every partition is so. Until then this one looks again shortly: returning at
-      // once left the trades coming due in it (or whose exit price became final) waiting
-      // until another partition's pass ended, which under a second of expiries settled
-      // half the trades a second late (bench/RESULTS.md).
-      if (pass.settling === 0) return settledTotal;
-      await new Promise((resolve) => setTimeout(resolve, partition_recheck_ms));
+    } finally {
+      // Leaving while counted as settling (stopped, or a batch failed): the others' loops
+      // must not wait for this one to find trades again.
+      if (settling) pass.settling -= 1;
     }
   }
 

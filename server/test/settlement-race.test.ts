@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
@@ -105,5 +106,68 @@ describe.each(databaseKindsUnderTest())("settlement racing new trades on %s", (k
       );
       expect(index.rows[0]?.indexdef).toContain(`(user_id % (${settlement_partitions})::bigint)`);
     }
+  }, 60_000);
+
+  // A pass that fails leaves its trades due, so the next expiry the worker knows of is
+  // already past: it used to run the failing pass again at once, back to back, each logging
+  // an error. It now waits a second before trying again.
+  it("the worker pauses between passes that fail, and settles once the fault is gone", async () => {
+    const trader = await signedInTrader(platform);
+    await advanceWithTick(platform, "EURUSD", 1.1, 0);
+    const placed = await placeTrade(
+      platform.context,
+      trader.user.id,
+      { asset: "EURUSD", amount: 1, duration: 30, type: "call", is_practice: true },
+      null,
+    );
+    const tradeId = placed.body.data.trade.id;
+    await platform.context.settlement.settleDue(); // nothing else of this file left due
+    // A fault in the real database: settling any trade raises. A sequence counts the
+    // attempts (its values survive the rollback).
+    await platform.database.execScript(`
+      CREATE SEQUENCE test_settle_attempts;
+      CREATE FUNCTION test_settle_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM nextval('test_settle_attempts');
+        RAISE EXCEPTION 'test fault: settling fails';
+      END $$;
+      CREATE TRIGGER test_settle_fault BEFORE UPDATE ON trades FOR EACH ROW
+      WHEN (OLD.status = 'open' AND NEW.status <> 'open') EXECUTE FUNCTION test_settle_fault();`);
+    const attempts = async () => {
+      const sequence = await platform.database.query<{ n: number }>(
+        "SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM test_settle_attempts",
+      );
+      return Number(sequence.rows[0]!.n);
+    };
+    const status = async () => {
+      const trade = await platform.database.query<{ status: string }>(
+        "SELECT status FROM trades WHERE id = $1",
+        [tradeId],
+      );
+      return trade.rows[0]!.status;
+    };
+    try {
+      // Due, with a live feed across the expiry: only the fault stops it settling.
+      for (let second = 1; second <= 30; second++) {
+        await advanceWithTick(platform, "EURUSD", 1.1 + second / 1000, 1_000);
+      }
+      await advanceWithTick(platform, "EURUSD", 1.2, 500);
+      await expect.poll(attempts, { timeout: 10_000 }).toBeGreaterThan(0);
+      const first = await attempts();
+      await sleep(2_500);
+      // A second's pause between tries: at most three more passes in 2.5 s, each failing
+      // once in every partition that holds due trades (back to back, the worker made dozens).
+      const partitions = kind === "postgres" ? settlement_partitions : 1;
+      expect((await attempts()) - first).toBeLessThanOrEqual(3 * partitions);
+      expect(await status()).toBe("open");
+    } finally {
+      await platform.database.execScript(`
+        DROP TRIGGER test_settle_fault ON trades;
+        DROP FUNCTION test_settle_fault();
+        DROP SEQUENCE test_settle_attempts;`);
+    }
+    // The worker's next try settles it, with nobody calling settleDue.
+    await expect.poll(status, { timeout: 5_000 }).not.toBe("open");
+    expect(await platform.ledgerViolations()).toEqual([]);
   }, 60_000);
 });

@@ -21,6 +21,12 @@ export const settlement_batch_max = 2_000;
 export const settlement_grace_ms = settlement_rule_parameters.settlement_grace_ms;
 /** The worker's longest sleep; it also wakes for the next expiry it knows of. */
 const idle_poll_ms = 1_000;
+/**
+ * How long the worker waits after a pass that failed before it tries again. The failed
+ * batch's trades are still due, so the next expiry it knows of is already past: without a
+ * pause it ran the failing pass again at once, back to back, logging an error each time.
+ */
+const failed_pass_retry_ms = 1_000;
 
 export interface Settlement {
   /** Settles every trade due now; returns how many it settled. */
@@ -162,9 +168,15 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
     timer.unref();
   }
 
-  /** Sets the timer for the earliest expiry known (null: none open), or the idle poll. */
-  function scheduleForExpiry(expiryMs: number | null) {
-    timerExpiryMs = Math.min(expiryMs ?? Number.POSITIVE_INFINITY, placedDuringPassExpiryMs);
+  /**
+   * Sets the timer for the earliest expiry known (null: none open), or the idle poll; not
+   * before `notBeforeMs` (after a failed pass).
+   */
+  function scheduleForExpiry(expiryMs: number | null, notBeforeMs = Number.NEGATIVE_INFINITY) {
+    timerExpiryMs = Math.max(
+      Math.min(expiryMs ?? Number.POSITIVE_INFINITY, placedDuringPassExpiryMs),
+      notBeforeMs,
+    );
     placedDuringPassExpiryMs = Number.POSITIVE_INFINITY;
     schedule(
       timerExpiryMs === Number.POSITIVE_INFINITY
@@ -177,16 +189,22 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
     if (stopped || running) return;
     running = serialised();
     running
-      .catch((error: unknown) => {
-        log.error({ err: error }, "settlement pass failed");
-        return 0;
-      })
-      .then(async () => {
+      .then(
+        () => true,
+        (error: unknown) => {
+          log.error({ err: error }, "settlement pass failed");
+          return false;
+        },
+      )
+      .then(async (succeeded) => {
         // Still "running" until the timer is set: a trade placed meanwhile may be missing from
         // the query's snapshot, so its wake goes into the schedule below.
         const next = await nextExpiryMs().catch(() => null);
         running = null;
-        scheduleForExpiry(next);
+        scheduleForExpiry(
+          next,
+          succeeded ? Number.NEGATIVE_INFINITY : clock.now().getTime() + failed_pass_retry_ms,
+        );
       });
   }
 

@@ -387,7 +387,7 @@ async function drainDue(startedMs: number, deadlineMs: number, maxCalls: number)
       errors.push(error instanceof Error ? error.message : String(error));
     }
     const result = await database.query<{ open: number }>(
-      "SELECT COUNT(*)::bigint AS open FROM trades WHERE status = 'open' AND expires_at <= $1",
+      "SELECT COUNT(*)::bigint AS open FROM open_trades WHERE expires_at <= $1",
       [platform.clock.now()],
     );
     open = result.rows[0]!.open;
@@ -494,7 +494,7 @@ function recordSettledEvents() {
 async function runSettlement(symbols: string[], deadlineMs: number) {
   const { settledAt, unsubscribe } = recordSettledEvents();
   const expiries = await database.query<{ first: Date; last: Date }>(
-    "SELECT MIN(expires_at) AS first, MAX(expires_at) AS last FROM trades WHERE status = 'open'",
+    "SELECT MIN(expires_at) AS first, MAX(expires_at) AS last FROM open_trades",
   );
   const targetMs = expiries.rows[0]!.last.getTime() + 1;
   // A live feed across the expiries (issue 11: settlement uses a price only then): a tick

@@ -9,7 +9,12 @@ import { performance } from "node:perf_hooks";
 import { bench_symbols as symbols } from "./lib/bench-symbols.ts";
 import { adminDatabaseUrl, type PlatformChild, startPlatformChild } from "./lib/child.ts";
 import { ledgerCheckRows } from "./lib/ledger-rows.ts";
-import { formatStatementTimes, pgbenchUpdatePlusInsert, statementTimes } from "./lib/postgres.ts";
+import {
+  formatStatementTimes,
+  pgbenchUpdatePlusInsert,
+  statementTimes,
+  tableUpdates,
+} from "./lib/postgres.ts";
 import {
   type BenchResult,
   coresBetween,
@@ -124,6 +129,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
     // The reference, in the same run on the same database, before settlement starts.
     const pgbench = await pgbenchUpdatePlusInsert(server.databaseUrl, pgbench_seconds);
     const statements = await statementTimes(adminDatabaseUrl(), server.databaseName);
+    const tradeUpdatesBefore = await tableUpdates(server.databaseUrl, "trades");
     const cpuBefore = cpuByGroup(server.pid);
     const wallBefore = performance.now();
     const probe = startProbe(server.baseUrl, setup.tokens);
@@ -152,6 +158,11 @@ export async function runSettlementBench(): Promise<BenchResult> {
     const realTimeMet =
       realTime.lagMs.p99 < lag_p99_target_ms && realTime.settled >= seededRealTime.trades;
     const ledger = await server.call("ledgerCheck", undefined, 180_000);
+    const tradeUpdatesAfter = await tableUpdates(server.databaseUrl, "trades");
+    const tradeUpdates = {
+      updated: tradeUpdatesAfter.updated - tradeUpdatesBefore.updated,
+      heapOnly: tradeUpdatesAfter.heapOnly - tradeUpdatesBefore.heapOnly,
+    };
     const warnings = server.warnings();
 
     const settled = result.settledEvents;
@@ -236,6 +247,12 @@ export async function runSettlementBench(): Promise<BenchResult> {
         value: fixed(result.batchHouseLockHoldMs.p50, 0),
       },
       {
+        // Both runs' settled trades: an update that is not heap-only writes a new entry into
+        // every index of trades (migration 036).
+        metric: "trade rows updated heap-only (HOT) / updated, both runs",
+        value: `${tradeUpdates.heapOnly} / ${tradeUpdates.updated} (${fixed((100 * tradeUpdates.heapOnly) / Math.max(1, tradeUpdates.updated), 1)} %)`,
+      },
+      {
         metric: "SQL statements per batch transaction p50",
         value: fixed(result.batchQueries.p50, 0),
       },
@@ -303,6 +320,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
         cores,
         serverRssMiB: memory,
         ledgerViolations: ledger.violationCount,
+        tradeUpdates,
         pgbenchTps: pgbench.tps,
         dueLagMs: result.dueLagMs,
         realTime,

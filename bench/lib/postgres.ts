@@ -258,3 +258,24 @@ export function formatStatementTimes(times: StatementTime[], width = 110): strin
     )
     .join("\n  ");
 }
+
+export interface TableUpdates {
+  updated: number;
+  heapOnly: number;
+}
+
+/**
+ * A table's rows updated so far, and how many of those PostgreSQL wrote heap-only (HOT: no
+ * new index entries), from the cumulative statistics. They reach pg_stat_user_tables when a
+ * backend reports, within about a second of its last transaction.
+ */
+export async function tableUpdates(databaseUrl: string, table: string): Promise<TableUpdates> {
+  return withClient(databaseUrl, async (client) => {
+    const result = await client.query<{ updated: string; heap_only: string }>(
+      "SELECT n_tup_upd AS updated, n_tup_hot_upd AS heap_only FROM pg_stat_user_tables WHERE relname = $1",
+      [table],
+    );
+    const row = result.rows[0];
+    return { updated: Number(row?.updated ?? 0), heapOnly: Number(row?.heap_only ?? 0) };
+  });
+}

@@ -56,6 +56,19 @@ describe.each(databaseKindsUnderTest())("settlement racing new trades on %s", (k
       [platform.clock.now()],
     );
     expect(open.rows[0]!.n).toBe(0);
+    // open_trades (migration 036) holds exactly the trades still open: the 100 just placed
+    // (30 s from now), none of the 200 settled.
+    const apart = await platform.database.query<{ trade_id: number; status: string | null }>(
+      `SELECT COALESCE(o.trade_id, t.id) AS trade_id, t.status
+       FROM open_trades o FULL JOIN (SELECT * FROM trades WHERE status = 'open') t
+         ON t.id = o.trade_id
+       WHERE o.trade_id IS NULL OR t.id IS NULL`,
+    );
+    expect(apart.rows).toEqual([]);
+    const stillOpen = await platform.database.query<{ n: number }>(
+      "SELECT COUNT(*)::int AS n FROM open_trades",
+    );
+    expect(stillOpen.rows[0]!.n).toBe(100);
     expect(await platform.ledgerViolations()).toEqual([]);
   }, 60_000);
 
@@ -102,7 +115,7 @@ describe.each(databaseKindsUnderTest())("settlement racing new trades on %s", (k
     if (kind === "postgres") {
       // The claim's index is built on the same modulus as settlement.ts partitions by.
       const index = await platform.database.query<{ indexdef: string }>(
-        "SELECT indexdef FROM pg_indexes WHERE indexname = 'trades_open_due_partition_idx'",
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'open_trades_due_partition_idx'",
       );
       expect(index.rows[0]?.indexdef).toContain(`(user_id % (${settlement_partitions})::bigint)`);
     }

@@ -154,6 +154,10 @@ BEGIN
            l.expires_at, l.received_at, l.rule_version, l.chain, l.seq, journal_link_prev(l.link),
            journal_link_hash(l.link), v_stake_entry
     FROM linked l
+  ), open_in AS (
+    -- And each is open until settled (migration 036).
+    INSERT INTO open_trades (trade_id, user_id, is_practice, expires_at)
+    SELECT l.id, l.user_id, l.is_practice, l.expires_at FROM linked l
   )
   INSERT INTO trade_chain_heads (house_account_id, seq, head)
   SELECT DISTINCT ON (l.chain) l.chain, l.seq, journal_link_hash(l.link) FROM linked l
@@ -190,8 +194,8 @@ $$;
 -- only trades still open and refuses the whole batch otherwise. Only the columns settlement
 -- reads are returned.
 --
--- The read walks the partition's stretch of trades_open_due_partition_idx (migration 033)
--- in the claim's order and stops at the batch's size. Bitmap and sequential scans are off
+-- The read walks the partition's stretch of open_trades_due_partition_idx (migration 036)
+-- in the claim's order and stops at the batch's size, then reads each trade by its key. Bitmap and sequential scans are off
 -- inside this function: a burst of due trades arrives faster than statistics follow, and
 -- on a stale estimate of a few due rows the planner read and sorted the whole backlog for
 -- every batch (bench/RESULTS.md).
@@ -212,24 +216,26 @@ AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('settlement', p_partition));
   -- The partition count written into the statement, so that `user_id % 2` (two partitions,
-  -- settlement.ts) is the expression trades_open_due_partition_idx is built on; a parameter
+  -- settlement.ts) is the expression open_trades_due_partition_idx is built on; a parameter
   -- would not match it.
   RETURN QUERY EXECUTE format(
     'SELECT t.id, t.user_id, t.is_practice, t.asset, t.direction, t.stake_cents,
             t.duration_seconds, t.payout_percent, t.entry_price, t.entry_at, t.feed,
             t.start_time, t.expires_at, t.received_at, t.rule_version
-     FROM trades t
-     WHERE t.status = ''open'' AND t.expires_at <= $1 AND t.user_id %% %1$s = $2
-     ORDER BY t.user_id %% %1$s, t.expires_at, t.id
-     LIMIT $3', p_partitions)
+     FROM (SELECT o.trade_id, o.user_id, o.expires_at FROM open_trades o
+           WHERE o.expires_at <= $1 AND o.user_id %% %1$s = $2
+           ORDER BY o.user_id %% %1$s, o.expires_at, o.trade_id
+           LIMIT $3) AS o
+     JOIN trades t ON t.id = o.trade_id
+     ORDER BY o.user_id %% %1$s, o.expires_at, o.trade_id', p_partitions)
   USING p_now, p_partition, p_limit;
 END
 $$;
 
 -- settle_trades' record of each trade settled (p_chains: each trade's house shard, whose
 -- chain of trades its settled record is linked onto): the outcome on the trade row, the
--- links in one window pass, the chains' new heads. Returns how many trades were still open
--- and so updated. Joins are nested loops on the trades' key, whatever the statistics say:
+-- links in one window pass, the chains' new heads, the trades no longer open (migration
+-- 036). Returns how many trades were still open and so updated. Joins are nested loops on the trades' key, whatever the statistics say:
 -- in a burst they lag far behind (a few hundred open trades estimated where there were
 -- 46,000), and on them the planner hashed every open trade for each batch of 2,000
 -- (bench/RESULTS.md, issue 16's tenth session: the statement 67–73 → 62–64 ms a batch here).
@@ -248,6 +254,7 @@ AS $$
 #variable_conflict use_column
 DECLARE
   v_updated integer;
+  v_closed integer;
 BEGIN
   WITH linked AS (
     SELECT s.*, COALESCE(h.seq, 0) + row_number() OVER chain AS seq,
@@ -287,6 +294,14 @@ BEGIN
   -- so the planner cannot walk one of them in full for each trade (it did, on the estimate).
   WHERE t.id = l.trade_id AND (t.status = 'open') IS TRUE;
   GET DIAGNOSTICS v_updated = ROW_COUNT;
+  DELETE FROM open_trades o
+  WHERE o.trade_id = ANY (ARRAY(SELECT u.trade_id FROM unnest(p_trades) AS u));
+  GET DIAGNOSTICS v_closed = ROW_COUNT;
+  -- open_trades holds exactly the trades whose status is 'open': the caller rolls back a
+  -- batch where either count falls short.
+  IF v_closed <> v_updated THEN
+    RAISE EXCEPTION 'open_trades held % of the % trades settled', v_closed, v_updated;
+  END IF;
   RETURN v_updated;
 END
 $$;
@@ -480,8 +495,8 @@ BEGIN
           EXIT;
         END IF;
       ELSIF l.kind = 'open_trades' THEN
-        SELECT COUNT(*) INTO v_open FROM trades t
-        WHERE t.user_id = r.user_id AND t.status = 'open' AND NOT t.is_practice;
+        SELECT COUNT(*) INTO v_open FROM open_trades o
+        WHERE o.user_id = r.user_id AND NOT o.is_practice;
         IF v_open + v_batch_count + 1 > l.in_force THEN
           v_guard[r.ord] := jsonb_build_object('code', 'open_trades', 'limit', l.in_force);
           EXIT;

@@ -60,7 +60,7 @@ async function waitsOf(queryable: Queryable, userId: number): Promise<ClosureWai
     pending_withdrawals: boolean;
   }>(
     `SELECT
-       EXISTS (SELECT 1 FROM trades WHERE user_id = $1 AND status = 'open') AS open_trades,
+       EXISTS (SELECT 1 FROM open_trades WHERE user_id = $1) AS open_trades,
        EXISTS (SELECT 1 FROM deposits WHERE user_id = $1
                AND status IN ('awaiting_payment', 'under_review')) AS pending_deposits,
        EXISTS (SELECT 1 FROM withdrawals WHERE user_id = $1 AND status = 'pending')
@@ -159,7 +159,7 @@ export async function closeReadyAccounts(
   const ready = await database.query<{ user_id: number }>(
     `SELECT c.user_id FROM account_closures c
      WHERE c.closed_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM trades t WHERE t.user_id = c.user_id AND t.status = 'open')
+       AND NOT EXISTS (SELECT 1 FROM open_trades t WHERE t.user_id = c.user_id)
        AND NOT EXISTS (SELECT 1 FROM deposits d WHERE d.user_id = c.user_id
                        AND d.status IN ('awaiting_payment', 'under_review'))
        AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.user_id = c.user_id

@@ -23,6 +23,7 @@ export const tableOwners = {
   postings: "ledger",
   idempotency_keys: "idempotency",
   trades: "trading",
+  open_trades: "trading",
   trade_audit_windows: "trading",
   trade_chain_heads: "trading",
   audit_chain_head: "audit",
@@ -154,7 +155,7 @@ export const crossModuleReads: ReadonlyArray<{
   },
   {
     module: "account-closure",
-    tables: ["trades", "deposits", "withdrawals", "ledger_accounts"],
+    tables: ["open_trades", "deposits", "withdrawals", "ledger_accounts"],
     why: "a requested closure waits until the trader has no open trade, no pending deposit or withdrawal and no real money: it reads those, and writes nothing of theirs",
   },
   {

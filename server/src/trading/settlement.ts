@@ -156,7 +156,7 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
 
   async function nextExpiryMs(): Promise<number | null> {
     const result = await database.query<{ next: Date | null }>(
-      "SELECT MIN(expires_at) AS next FROM trades WHERE status = 'open'",
+      "SELECT MIN(expires_at) AS next FROM open_trades",
     );
     return result.rows[0]?.next?.getTime() ?? null;
   }
@@ -390,13 +390,13 @@ async function settleBatch(
 }
 
 /**
- * Open trades already past their expiry: settlement's backlog, for the metrics. Counted by
- * the partial index `trades_open_due_order_idx` (open trades only, by expiry), so it stays cheap
- * however many trades have settled.
+ * Open trades already past their expiry: settlement's backlog, for the metrics. Counted on
+ * `open_trades_due_order_idx` (open trades only, by expiry), so it stays cheap however many
+ * trades have settled.
  */
 export async function dueUnsettledCount(database: Database, now: Date): Promise<number> {
   const result = await database.query<{ due: number }>(
-    "SELECT COUNT(*)::bigint AS due FROM trades WHERE status = 'open' AND expires_at <= $1",
+    "SELECT COUNT(*)::bigint AS due FROM open_trades WHERE expires_at <= $1",
     [now],
   );
   return result.rows[0]?.due ?? 0;
@@ -409,7 +409,7 @@ export async function dueUnsettledCount(database: Database, now: Date): Promise<
  * Two on 2 cores: four drained a burst of 50,000 about 6 % sooner, but doubled the latency
  * of place-trade meanwhile (probe p99 110 -> 190-250 ms, bench/RESULTS.md), and the
  * lag of trades expiring across a second was the same. It is also the modulus of the
- * claim's index, `trades_open_due_partition_idx` (migration 033): a new count needs a new
+ * claim's index, `open_trades_due_partition_idx` (migration 036): a new count needs a new
  * index (settlement-race.test.ts fails until they agree).
  */
 export const settlement_partitions = 2;

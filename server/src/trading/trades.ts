@@ -288,8 +288,8 @@ export async function realTradingUsage(
          AS loss_week,
        COALESCE(SUM(stake_cents - COALESCE(credit_cents, 0)) FILTER (WHERE start_time >= $4), 0)::bigint
          AS loss_month,
-       (SELECT COUNT(*) FROM trades o
-        WHERE o.user_id = $1 AND o.status = 'open' AND NOT o.is_practice)::bigint AS open_trades
+       (SELECT COUNT(*) FROM open_trades o
+        WHERE o.user_id = $1 AND NOT o.is_practice)::bigint AS open_trades
      FROM trades
      WHERE user_id = $1 AND NOT is_practice AND start_time >= LEAST($3::timestamptz, $4::timestamptz)`,
     [userId, starts.day, starts.week, starts.month],

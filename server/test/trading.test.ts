@@ -374,6 +374,15 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     // A lost trade credits nothing and names no entry.
     expect(trades.rows[2]!.settled_entry_id).toBeNull();
     const credited = trades.rows.filter((trade) => trade.status === "won");
+    // Each credited trade is found by its entry (trade_credit_entries, migration 037).
+    const byEntry = await platform.database.query<{ entry_id: number; trade_id: number }>(
+      `SELECT entry_id, trade_id FROM trade_credit_entries
+       WHERE trade_id = ANY($1::bigint[]) ORDER BY trade_id`,
+      [ids],
+    );
+    expect(byEntry.rows.map((row) => [Number(row.entry_id), Number(row.trade_id)])).toEqual(
+      credited.map((trade) => [Number(trade.settled_entry_id), Number(trade.id)]),
+    );
     for (const trader of [first, second]) {
       const own = credited.filter((trade) => Number(trade.user_id) === trader.user.id);
       const entryIds = [...new Set(own.map((trade) => Number(trade.settled_entry_id)))];

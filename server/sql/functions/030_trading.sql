@@ -235,7 +235,7 @@ $$;
 -- settle_trades' record of each trade settled (p_chains: each trade's house shard, whose
 -- chain of trades its settled record is linked onto): the outcome on the trade row, the
 -- links in one window pass, the chains' new heads, the trades no longer open (migration
--- 036). Returns how many trades were still open and so updated. Joins are nested loops on the trades' key, whatever the statistics say:
+-- 036), the credited trades by entry (migration 037). Returns how many trades were still open and so updated. Joins are nested loops on the trades' key, whatever the statistics say:
 -- in a burst they lag far behind (a few hundred open trades estimated where there were
 -- 46,000), and on them the planner hashed every open trade for each batch of 2,000
 -- (bench/RESULTS.md, issue 16's tenth session: the statement 67–73 → 62–64 ms a batch here).
@@ -297,6 +297,11 @@ BEGIN
   DELETE FROM open_trades o
   WHERE o.trade_id = ANY (ARRAY(SELECT u.trade_id FROM unnest(p_trades) AS u));
   GET DIAGNOSTICS v_closed = ROW_COUNT;
+  -- Each credited trade found by its entry (migration 037), in key order.
+  INSERT INTO trade_credit_entries (entry_id, trade_id)
+  SELECT CASE WHEN u.status = 'won' THEN p_payout_entry ELSE p_refund_entry END, u.trade_id
+  FROM unnest(p_trades) AS u WHERE u.credit_cents > 0
+  ORDER BY 1, 2;
   -- open_trades holds exactly the trades whose status is 'open': the caller rolls back a
   -- batch where either count falls short.
   IF v_closed <> v_updated THEN

@@ -167,8 +167,8 @@ export async function traderStatement(
            SELECT st.* FROM trades st
            WHERE e.kind = 'trade_stake' AND st.placed_entry_id = e.id
            UNION ALL
-           SELECT pt.* FROM trades pt
-           WHERE e.kind IN ('trade_payout', 'trade_refund') AND pt.settled_entry_id = e.id
+           SELECT pt.* FROM trade_credit_entries c JOIN trades pt ON pt.id = c.trade_id
+           WHERE e.kind IN ('trade_payout', 'trade_refund') AND c.entry_id = e.id
          ) ct
          WHERE ct.user_id = $4 AND ct.is_practice = NOT $5
        ) c ON e.kind LIKE 'trade%'

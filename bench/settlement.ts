@@ -12,6 +12,7 @@ import { ledgerCheckRows } from "./lib/ledger-rows.ts";
 import {
   formatStatementTimes,
   pgbenchUpdatePlusInsert,
+  sampleActivity,
   statementTimes,
   tableUpdates,
 } from "./lib/postgres.ts";
@@ -130,6 +131,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
     const pgbench = await pgbenchUpdatePlusInsert(server.databaseUrl, pgbench_seconds);
     const statements = await statementTimes(adminDatabaseUrl(), server.databaseName);
     const tradeUpdatesBefore = await tableUpdates(server.databaseUrl, "trades");
+    const accountUpdatesBefore = await tableUpdates(server.databaseUrl, "ledger_accounts");
     const cpuBefore = cpuByGroup(server.pid);
     const wallBefore = performance.now();
     const probe = startProbe(server.baseUrl, setup.tokens);
@@ -150,11 +152,14 @@ export async function runSettlementBench(): Promise<BenchResult> {
       { trades: trades_count, symbols, deadlineMs: seed_deadline_ms },
       seed_deadline_ms + 60_000,
     );
+    // What the platform's connections wait on meanwhile (every 20 ms).
+    const activity = sampleActivity(server.databaseUrl, server.databaseName, 20);
     const realTime = await server.call(
       "runSettlementRealTime",
       { symbols, deadlineMs: settle_deadline_ms },
       settle_deadline_ms + 60_000,
     );
+    const realTimeWaits = await activity.stop();
     const realTimeMet =
       realTime.lagMs.p99 < lag_p99_target_ms && realTime.settled >= seededRealTime.trades;
     const ledger = await server.call("ledgerCheck", undefined, 180_000);
@@ -162,6 +167,11 @@ export async function runSettlementBench(): Promise<BenchResult> {
     const tradeUpdates = {
       updated: tradeUpdatesAfter.updated - tradeUpdatesBefore.updated,
       heapOnly: tradeUpdatesAfter.heapOnly - tradeUpdatesBefore.heapOnly,
+    };
+    const accountUpdatesAfter = await tableUpdates(server.databaseUrl, "ledger_accounts");
+    const accountUpdates = {
+      updated: accountUpdatesAfter.updated - accountUpdatesBefore.updated,
+      heapOnly: accountUpdatesAfter.heapOnly - accountUpdatesBefore.heapOnly,
     };
     const warnings = server.warnings();
 
@@ -253,6 +263,10 @@ export async function runSettlementBench(): Promise<BenchResult> {
         value: `${tradeUpdates.heapOnly} / ${tradeUpdates.updated} (${fixed((100 * tradeUpdates.heapOnly) / Math.max(1, tradeUpdates.updated), 1)} %)`,
       },
       {
+        metric: "ledger account rows (balances) updated heap-only / updated, both runs",
+        value: `${accountUpdates.heapOnly} / ${accountUpdates.updated} (${fixed((100 * accountUpdates.heapOnly) / Math.max(1, accountUpdates.updated), 1)} %)`,
+      },
+      {
         metric: "SQL statements per batch transaction p50",
         value: fixed(result.batchQueries.p50, 0),
       },
@@ -288,6 +302,7 @@ export async function runSettlementBench(): Promise<BenchResult> {
         .join(" | ")}`,
       `Server event-loop delay during settlement p99 ${fixed(result.eventLoopDelayMs.p99)} ms, max ${fixed(result.eventLoopDelayMs.max)} ms.`,
       `Probe failures: ${JSON.stringify(probeResult.failures)}. Server warn+ log lines: ${warnings.count}${warnings.count ? ` e.g. ${warnings.sample[0]}` : ""}.`,
+      `The second as it passes: pg_stat_activity (average backends of the platform's database per state, ${realTimeWaits.samples} samples): ${JSON.stringify(realTimeWaits.averageBackends)}`,
       `Load average before: ${loadBefore}; after: ${loadAverage()}.`,
       statements.available
         ? `PostgreSQL time by statement during settlement (pg_stat_statements, track = all; a nested statement's time is also its caller's):\n  ${formatStatementTimes(statementTop)}`
@@ -321,9 +336,10 @@ export async function runSettlementBench(): Promise<BenchResult> {
         serverRssMiB: memory,
         ledgerViolations: ledger.violationCount,
         tradeUpdates,
+        accountUpdates,
         pgbenchTps: pgbench.tps,
         dueLagMs: result.dueLagMs,
-        realTime,
+        realTime: { ...realTime, pgStatActivity: realTimeWaits.averageBackends },
         met: {
           p99Lag: realTimeMet,
           pgbenchMultiple: throughput >= pgbench_multiple_target * pgbench.tps,

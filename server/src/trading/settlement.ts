@@ -146,6 +146,11 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
         if (pass.settling === 0) return settledTotal;
         await new Promise((resolve) => setTimeout(resolve, partition_recheck_ms));
         if (stopped) return settledTotal;
+        // Every partition found nothing meanwhile: the pass is over for this one too. Going on
+        // alone, it settled its own trades while those of a partition that had already left
+        // waited for the next pass (the partitions found nothing at the same instant whenever
+        // the due trades all waited for their exit tick, 250 ms apart: bench/RESULTS.md).
+        if (pass.settling === 0) return settledTotal;
       }
     } finally {
       // Leaving while counted as settling (stopped, or a batch failed): the others' loops
@@ -201,10 +206,14 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
         // the query's snapshot, so its wake goes into the schedule below.
         const next = await nextExpiryMs().catch(() => null);
         running = null;
-        scheduleForExpiry(
-          next,
-          succeeded ? Number.NEGATIVE_INFINITY : clock.now().getTime() + failed_pass_retry_ms,
-        );
+        const nowMs = clock.now().getTime();
+        // A pass ends when no partition finds a trade it can settle; trades still due then
+        // wait for their exit tick, so the next pass looks again as a partition would, not at
+        // once (passes ran back to back, each claiming the same waiting trades).
+        let notBeforeMs = Number.NEGATIVE_INFINITY;
+        if (!succeeded) notBeforeMs = nowMs + failed_pass_retry_ms;
+        else if (next !== null && next <= nowMs) notBeforeMs = nowMs + partition_recheck_ms;
+        scheduleForExpiry(next, notBeforeMs);
       });
   }
 

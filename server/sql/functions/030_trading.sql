@@ -195,10 +195,10 @@ $$;
 -- reads are returned.
 --
 -- The read walks the partition's stretch of open_trades_due_partition_idx (migration 036)
--- in the claim's order and stops at the batch's size, then reads each trade by its key. Bitmap and sequential scans are off
--- inside this function: a burst of due trades arrives faster than statistics follow, and
--- on a stale estimate of a few due rows the planner read and sorted the whole backlog for
--- every batch (bench/RESULTS.md).
+-- in the claim's order and stops at the batch's size, then reads each trade by its key.
+-- Bitmap and sequential scans are off inside this function: a burst of due trades arrives
+-- faster than statistics follow, and on a stale estimate of a few due rows the planner read
+-- and sorted the whole backlog for every batch (bench/RESULTS.md).
 CREATE OR REPLACE FUNCTION settlement_claim(
   p_now timestamptz,
   p_limit integer,
@@ -235,7 +235,8 @@ $$;
 -- settle_trades' record of each trade settled (p_chains: each trade's house shard, whose
 -- chain of trades its settled record is linked onto): the outcome on the trade row, the
 -- links in one window pass, the chains' new heads, the trades no longer open (migration
--- 036), the credited trades by entry (migration 037). Returns how many trades were still open and so updated. Joins are nested loops on the trades' key, whatever the statistics say:
+-- 036), the credited trades by entry (migration 037). Returns how many trades were still
+-- open and so updated. Joins are nested loops on the trades' key, whatever the statistics say:
 -- in a burst they lag far behind (a few hundred open trades estimated where there were
 -- 46,000), and on them the planner hashed every open trade for each batch of 2,000
 -- (bench/RESULTS.md, issue 16's tenth session: the statement 67–73 → 62–64 ms a batch here).

@@ -14,7 +14,9 @@ import {
   pgbenchUpdatePlusInsert,
   sampleActivity,
   statementTimes,
+  type TableUpdates,
   tableUpdates,
+  updatesSince,
 } from "./lib/postgres.ts";
 import {
   type BenchResult,
@@ -105,6 +107,12 @@ function startProbe(baseUrl: string, tokens: string[]) {
   };
 }
 
+/** "heap-only / updated (share %)". */
+function formatUpdates(updates: TableUpdates): string {
+  const share = (100 * updates.heapOnly) / Math.max(1, updates.updated);
+  return `${updates.heapOnly} / ${updates.updated} (${fixed(share, 1)} %)`;
+}
+
 export async function runSettlementBench(): Promise<BenchResult> {
   const rows: ResultRow[] = [];
   const notes: string[] = [];
@@ -163,16 +171,14 @@ export async function runSettlementBench(): Promise<BenchResult> {
     const realTimeMet =
       realTime.lagMs.p99 < lag_p99_target_ms && realTime.settled >= seededRealTime.trades;
     const ledger = await server.call("ledgerCheck", undefined, 180_000);
-    const tradeUpdatesAfter = await tableUpdates(server.databaseUrl, "trades");
-    const tradeUpdates = {
-      updated: tradeUpdatesAfter.updated - tradeUpdatesBefore.updated,
-      heapOnly: tradeUpdatesAfter.heapOnly - tradeUpdatesBefore.heapOnly,
-    };
-    const accountUpdatesAfter = await tableUpdates(server.databaseUrl, "ledger_accounts");
-    const accountUpdates = {
-      updated: accountUpdatesAfter.updated - accountUpdatesBefore.updated,
-      heapOnly: accountUpdatesAfter.heapOnly - accountUpdatesBefore.heapOnly,
-    };
+    const tradeUpdates = updatesSince(
+      tradeUpdatesBefore,
+      await tableUpdates(server.databaseUrl, "trades"),
+    );
+    const accountUpdates = updatesSince(
+      accountUpdatesBefore,
+      await tableUpdates(server.databaseUrl, "ledger_accounts"),
+    );
     const warnings = server.warnings();
 
     const settled = result.settledEvents;
@@ -260,11 +266,11 @@ export async function runSettlementBench(): Promise<BenchResult> {
         // Both runs' settled trades: an update that is not heap-only writes a new entry into
         // every index of trades (migration 036).
         metric: "trade rows updated heap-only (HOT) / updated, both runs",
-        value: `${tradeUpdates.heapOnly} / ${tradeUpdates.updated} (${fixed((100 * tradeUpdates.heapOnly) / Math.max(1, tradeUpdates.updated), 1)} %)`,
+        value: formatUpdates(tradeUpdates),
       },
       {
         metric: "ledger account rows (balances) updated heap-only / updated, both runs",
-        value: `${accountUpdates.heapOnly} / ${accountUpdates.updated} (${fixed((100 * accountUpdates.heapOnly) / Math.max(1, accountUpdates.updated), 1)} %)`,
+        value: formatUpdates(accountUpdates),
       },
       {
         metric: "SQL statements per batch transaction p50",

@@ -279,3 +279,8 @@ export async function tableUpdates(databaseUrl: string, table: string): Promise<
     return { updated: Number(row?.updated ?? 0), heapOnly: Number(row?.heap_only ?? 0) };
   });
 }
+
+/** The updates between two readings of tableUpdates. */
+export function updatesSince(before: TableUpdates, after: TableUpdates): TableUpdates {
+  return { updated: after.updated - before.updated, heapOnly: after.heapOnly - before.heapOnly };
+}

@@ -2,6 +2,7 @@ import { settlementCreditCents, tradeOutcome } from "@tp/domain/catalogue";
 import { settlement_rule_parameters } from "@tp/domain/rulebook";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.ts";
+import { compositeArrayLiteral } from "../db/composite-literal.ts";
 import type { Database, Queryable } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import type { Tick } from "../feeds/tick.ts";
@@ -349,23 +350,8 @@ async function settleBatch(
       balance_user_id: number;
       real_cents: number;
       practice_cents: number;
-    }>("SELECT * FROM settle_trades($1::jsonb, $2::jsonb, $3, $4)", [
-      JSON.stringify(
-        decided.map((item, index) => ({
-          trade_id: item.trade.id,
-          user_id: item.trade.user_id,
-          is_practice: item.trade.is_practice,
-          status: item.outcome,
-          exit_price: item.exit?.price ?? null,
-          exit_at: item.exit ? isoTime(item.exit.at) : null,
-          exit_feed: item.exit?.source ?? null,
-          credit_cents: item.creditCents,
-          lag_ms: lagsMs[index],
-          note: item.note,
-          refund_reason: item.refundReason,
-          house_code: houseShardCode(item.trade.is_practice, shard),
-        })),
-      ),
+    }>("SELECT * FROM settle_trades($1::trade_settlement_in[], $2::jsonb, $3, $4)", [
+      settlementRows(decided, lagsMs, shard),
       JSON.stringify(
         windows.map((window) => ({
           symbol: window.symbol,
@@ -412,6 +398,42 @@ async function settleBatch(
     });
     return { settled, claimed: due.rows.length, balances: balances.rows, windows };
   });
+}
+
+/**
+ * The batch's trades as `settle_trades` takes them: a literal of `trade_settlement_in[]`,
+ * each row's fields in the type's order (migrations 008 and 010): trade, trader, account
+ * kind, outcome, exit price, exit time, exit feed, credit, lag, note, house shard, refund
+ * reason.
+ */
+function settlementRows(decided: readonly Decided[], lagsMs: readonly number[], shard: number) {
+  const houseCodes = [houseShardCode(false, shard), houseShardCode(true, shard)];
+  // A batch's trades share a few exit ticks: each one's time is written out once.
+  const exitTimes = new Map<Tick, string>();
+  return compositeArrayLiteral(
+    decided.map((item, index) => {
+      const { trade, exit } = item;
+      let exitAt: string | null = null;
+      if (exit) {
+        exitAt = exitTimes.get(exit) ?? isoTime(exit.at);
+        exitTimes.set(exit, exitAt);
+      }
+      return [
+        trade.id,
+        trade.user_id,
+        trade.is_practice,
+        item.outcome,
+        exit?.price ?? null,
+        exitAt,
+        exit?.source ?? null,
+        item.creditCents,
+        lagsMs[index]!,
+        item.note,
+        houseCodes[trade.is_practice ? 1 : 0]!,
+        item.refundReason,
+      ];
+    }),
+  );
 }
 
 /**

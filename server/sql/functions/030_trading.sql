@@ -347,10 +347,9 @@ LANGUAGE plpgsql AS $$
 DECLARE
   v_trades trade_settlement_in[] := COALESCE(p_trades, '{}');
   v_count integer := COALESCE(cardinality(v_trades), 0);
-  v_accounts bigint[];
   v_chains bigint[];
   v_batch text;
-  v_won boolean[];
+  v_credits ledger_entry_in[];
   v_payout_entry bigint;
   v_refund_entry bigint;
   v_updated integer;
@@ -360,39 +359,45 @@ BEGIN
     RETURN;
   END IF;
   v_batch := 'settlement:' || (SELECT MIN(u.trade_id) FROM unnest(v_trades) AS u);
-  -- Each trade's trader account (only a credited trade's is used) and its house shard: its
-  -- settled record is chained on the shard's chain of trades (migration 028), and its
-  -- credit comes from that shard.
-  v_accounts := ledger_trader_account_ids(ARRAY(
-    SELECT ROW(u.user_id, u.is_practice)::ledger_trader_account_in
-    FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
-  ), p_currency);
+  -- Each trade's house shard: its settled record is chained on the shard's chain of trades
+  -- (migration 028), and its credit comes from that shard.
   v_chains := ledger_system_account_ids(ARRAY(
     SELECT u.house_code FROM unnest(v_trades) WITH ORDINALITY AS u ORDER BY u.ordinality
   ), p_currency);
-  -- The credits: the payouts as one entry and the refunds as another, each trade's credit
-  -- (its house shard → its trader) merged by the ledger into a posting per account. The
-  -- ledger locks every shard of the batch with the credited traders' accounts, in its
-  -- global order, before it writes: a losing trade posts nothing but still moves its
-  -- shard's chain (below).
-  v_won := ARRAY(
-    SELECT u.status = 'won' FROM unnest(v_trades) WITH ORDINALITY AS u
-    WHERE u.credit_cents > 0 ORDER BY u.ordinality
-  );
-  SELECT COUNT(*) FILTER (WHERE p.outcome <> 'posted'),
-         MAX(p.entry_id) FILTER (WHERE v_won[p.ord]),
-         MAX(p.entry_id) FILTER (WHERE NOT v_won[p.ord])
-  INTO v_unposted, v_payout_entry, v_refund_entry
-  FROM ledger_post(ARRAY(
-    SELECT ROW(CASE WHEN u.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END,
-               'trade:' || u.trade_id, p_settled_at, false,
-               ARRAY[ROW(v_chains[u.ordinality], -u.credit_cents)::ledger_posting_in,
-                     ROW(v_accounts[u.ordinality], u.credit_cents)::ledger_posting_in]
-           )::ledger_entry_in
+  -- The credits: the payouts as one entry and the refunds as another, merged by the ledger
+  -- into a posting per account. The ledger locks every shard of the batch with the credited
+  -- traders' accounts, in its global order, before it writes: a losing trade posts nothing
+  -- but still moves its shard's chain (below). A trader's credits of one kind from one shard
+  -- are summed here first, in the order of their first trade: the merged entries come out
+  -- the same, and the ledger and the account lookup see one item per trader account where
+  -- they saw one per trade (a trader with several trades expiring together is common).
+  WITH credits AS (
+    SELECT CASE WHEN u.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END AS kind,
+           v_chains[u.ordinality] AS house, u.user_id, u.is_practice,
+           SUM(u.credit_cents) AS credit_cents, MIN(u.trade_id) AS first_trade_id,
+           row_number() OVER (ORDER BY MIN(u.ordinality)) AS ord
     FROM unnest(v_trades) WITH ORDINALITY AS u
     WHERE u.credit_cents > 0
-    ORDER BY u.ordinality
-  ), v_batch, ARRAY(SELECT DISTINCT c FROM unnest(v_chains) AS c)) AS p;
+    GROUP BY 1, 2, 3, 4
+  ), owners AS MATERIALIZED ( -- looked up once, not once per credit
+    SELECT ledger_trader_account_ids(ARRAY(
+      SELECT ROW(c.user_id, c.is_practice)::ledger_trader_account_in FROM credits c
+      ORDER BY c.ord
+    ), p_currency) AS account_ids
+  )
+  SELECT ARRAY(
+    SELECT ROW(c.kind, 'trade:' || c.first_trade_id, p_settled_at, false,
+               ARRAY[ROW(c.house, -c.credit_cents)::ledger_posting_in,
+                     ROW(o.account_ids[c.ord], c.credit_cents)::ledger_posting_in]
+           )::ledger_entry_in
+    FROM credits c, owners o
+    ORDER BY c.ord
+  ) INTO v_credits;
+  SELECT COUNT(*) FILTER (WHERE p.outcome <> 'posted'),
+         MAX(p.entry_id) FILTER (WHERE (v_credits[p.ord]).kind = 'trade_payout'),
+         MAX(p.entry_id) FILTER (WHERE (v_credits[p.ord]).kind = 'trade_refund')
+  INTO v_unposted, v_payout_entry, v_refund_entry
+  FROM ledger_post(v_credits, v_batch, ARRAY(SELECT DISTINCT c FROM unnest(v_chains) AS c)) AS p;
   IF v_unposted > 0 THEN
     RAISE EXCEPTION '% credit entries of the batch were not posted', v_unposted;
   END IF;

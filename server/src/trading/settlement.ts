@@ -114,6 +114,18 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   async function settlePartition(partition: Partition, pass: Pass): Promise<number> {
     let settledTotal = 0;
     let settling = true;
+    /**
+     * The last committed batch's events, not yet published: they go out while the next
+     * batch's `settle_trades` runs in the database, when this process would otherwise wait.
+     * Published before it, they held back the next claim by the few milliseconds a batch's
+     * 2,000 trade views take, each batch (bench/RESULTS.md, issue 16's thirteenth session).
+     */
+    let unpublished: (() => void) | null = null;
+    const publishCommitted = () => {
+      const publish = unpublished;
+      unpublished = null;
+      publish?.();
+    };
     try {
       for (;;) {
         const shard = settlementShard(partition, batchesStarted++);
@@ -122,7 +134,10 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
           partition,
           shard,
           storedWindows,
+          publishCommitted,
         );
+        // The previous batch's events, if this one settled nothing.
+        publishCommitted();
         // Committed: these windows need no rewrite until more ticks arrive.
         for (const window of windows ?? []) storedWindows.remember(window);
         settledTotal += settled.length;
@@ -130,14 +145,16 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
         if (settled.length > 0) {
           dependencies.onSettled?.(settled.map((trade) => trade.settlement_lag_ms ?? 0));
         }
-        for (const trade of settled) {
-          dependencies.bus.publish({
-            type: "trade",
-            userId: trade.user_id,
-            trade: tradeView(trade),
-          });
-        }
-        publishBalanceRows(dependencies.bus, balances ?? []);
+        unpublished = () => {
+          for (const trade of settled) {
+            dependencies.bus.publish({
+              type: "trade",
+              userId: trade.user_id,
+              trade: tradeView(trade),
+            });
+          }
+          publishBalanceRows(dependencies.bus, balances ?? []);
+        };
         // Claim again until a claim settles nothing: while this batch ran, more of the
         // partition's trades may have come due. Stopping at the first short batch left a
         // partition idle, its trades waiting, until the other partition's pass ended (under
@@ -164,6 +181,8 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
         if (pass.settling === 0) return settledTotal;
       }
     } finally {
+      // Whatever ends the loop, a committed batch's events go out.
+      publishCommitted();
       // Leaving while counted as settling (stopped, or a batch failed): the others' loops
       // must not wait for this one to find trades again.
       if (settling) pass.settling -= 1;
@@ -278,6 +297,8 @@ async function settleBatch(
   partition: Partition,
   shard: number,
   storedWindows: StoredWindowSizes,
+  /** Run once `settle_trades` has been sent, while the database works on it. */
+  whileSettling: () => void,
 ) {
   const { database, clock, store, log } = dependencies;
   return database.transaction(async (transaction) => {
@@ -346,7 +367,7 @@ async function settleBatch(
     const lagsMs = decided.map((item) =>
       Math.max(0, settledAt.getTime() - item.trade.expires_at.getTime()),
     );
-    const balances = await transaction.query<{
+    const settling = transaction.query<{
       balance_user_id: number;
       real_cents: number;
       practice_cents: number;
@@ -362,6 +383,13 @@ async function settleBatch(
       settledAt,
       DEFAULT_CURRENCY,
     ]);
+    try {
+      whileSettling();
+    } catch (error) {
+      // The events of a committed batch; this batch's writes do not depend on them.
+      log.error({ err: error }, "publishing settled trades failed");
+    }
+    const balances = await settling;
 
     // Every field named in one literal: a spread of the claimed row followed by the settled
     // fields gave each of a batch's thousands of objects a slow (dictionary) shape, which

@@ -309,13 +309,18 @@ async function settleBatch(
     );
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0 };
 
-    // Many trades of a batch share an asset and an expiry instant: look each price up once.
-    const exitCache = new Map<string, ExitDecision>();
+    // Many trades of a batch share an asset and an expiry instant: look each price up once
+    // (asset, then expiry; no key string made per trade).
+    const exitsBySymbol = new Map<string, Map<number, ExitDecision>>();
     const decided: Decided[] = [];
     for (const trade of due.rows) {
       const expiresAtMs = trade.expires_at.getTime();
-      const cacheKey = `${trade.asset}@${expiresAtMs}`;
-      let exit = exitCache.get(cacheKey);
+      let exits = exitsBySymbol.get(trade.asset);
+      if (exits === undefined) {
+        exits = new Map();
+        exitsBySymbol.set(trade.asset, exits);
+      }
+      let exit = exits.get(expiresAtMs);
       if (exit === undefined) {
         exit = await exitDecision(
           transaction,
@@ -324,7 +329,7 @@ async function settleBatch(
           claimedAt.getTime(),
           dependencies.staleAfterMs(trade.asset),
         );
-        exitCache.set(cacheKey, exit);
+        exits.set(expiresAtMs, exit);
       }
       // Not final yet: left open for a later batch.
       if (exit.kind === "wait") continue;
@@ -551,25 +556,31 @@ function storedWindowSizes(): StoredWindowSizes {
 
 /** The audit windows (migration 006) of every second a batch's trades entered or expired in. */
 async function auditWindows(transaction: Queryable, store: PriceStore, decided: Decided[]) {
-  const keys = new Map<string, { symbol: string; secondMs: number; fromDatabase: boolean }>();
-  for (const { trade, fromDatabase } of decided) {
-    for (const atMs of [trade.entry_at.getTime(), trade.expires_at.getTime()]) {
-      const secondMs = auditSecondOf(atMs);
-      const key = `${trade.asset}@${secondMs}`;
-      const known = keys.get(key);
-      keys.set(key, {
-        symbol: trade.asset,
-        secondMs,
-        fromDatabase: fromDatabase || (known?.fromDatabase ?? false),
-      });
+  // Symbol, then second → whether any trade in it needs the recorded history. Keyed by the
+  // second's number, not by a string made per trade: 4,000 of those a batch were a few
+  // percent of the server's settlement work (bench/RESULTS.md).
+  const bySymbol = new Map<string, Map<number, boolean>>();
+  const remember = (symbol: string, atMs: number, fromDatabase: boolean) => {
+    let seconds = bySymbol.get(symbol);
+    if (seconds === undefined) {
+      seconds = new Map();
+      bySymbol.set(symbol, seconds);
     }
+    const secondMs = auditSecondOf(atMs);
+    if (seconds.get(secondMs) !== true) seconds.set(secondMs, fromDatabase);
+  };
+  for (const { trade, fromDatabase } of decided) {
+    remember(trade.asset, trade.entry_at.getTime(), fromDatabase);
+    remember(trade.asset, trade.expires_at.getTime(), fromDatabase);
   }
   const windows: AuditWindow[] = [];
-  for (const { symbol, secondMs, fromDatabase } of keys.values()) {
-    const ticks = await auditWindowTicks(store, transaction, symbol, secondMs, {
-      includeRecorded: fromDatabase,
-    });
-    windows.push({ symbol, secondMs, ticks: ticks.map(({ price, at }) => ({ price, at })) });
+  for (const [symbol, seconds] of bySymbol) {
+    for (const [secondMs, fromDatabase] of seconds) {
+      const ticks = await auditWindowTicks(store, transaction, symbol, secondMs, {
+        includeRecorded: fromDatabase,
+      });
+      windows.push({ symbol, secondMs, ticks: ticks.map(({ price, at }) => ({ price, at })) });
+    }
   }
   return windows;
 }

@@ -114,18 +114,6 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
   async function settlePartition(partition: Partition, pass: Pass): Promise<number> {
     let settledTotal = 0;
     let settling = true;
-    /**
-     * The last committed batch's events, not yet published: they go out while the next
-     * batch's `settle_trades` runs in the database, when this process would otherwise wait.
-     * Published before it, they held back the next claim by the few milliseconds a batch's
-     * 2,000 trade views take, each batch (bench/RESULTS.md, issue 16's thirteenth session).
-     */
-    let unpublished: (() => void) | null = null;
-    const publishCommitted = () => {
-      const publish = unpublished;
-      unpublished = null;
-      publish?.();
-    };
     try {
       for (;;) {
         const shard = settlementShard(partition, batchesStarted++);
@@ -134,10 +122,7 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
           partition,
           shard,
           storedWindows,
-          publishCommitted,
         );
-        // The previous batch's events, if this one settled nothing.
-        publishCommitted();
         // Committed: these windows need no rewrite until more ticks arrive.
         for (const window of windows ?? []) storedWindows.remember(window);
         settledTotal += settled.length;
@@ -145,16 +130,14 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
         if (settled.length > 0) {
           dependencies.onSettled?.(settled.map((trade) => trade.settlement_lag_ms ?? 0));
         }
-        unpublished = () => {
-          for (const trade of settled) {
-            dependencies.bus.publish({
-              type: "trade",
-              userId: trade.user_id,
-              trade: tradeView(trade),
-            });
-          }
-          publishBalanceRows(dependencies.bus, balances ?? []);
-        };
+        for (const trade of settled) {
+          dependencies.bus.publish({
+            type: "trade",
+            userId: trade.user_id,
+            trade: tradeView(trade),
+          });
+        }
+        publishBalanceRows(dependencies.bus, balances ?? []);
         // Claim again until a claim settles nothing: while this batch ran, more of the
         // partition's trades may have come due. Stopping at the first short batch left a
         // partition idle, its trades waiting, until the other partition's pass ended (under
@@ -181,8 +164,6 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
         if (pass.settling === 0) return settledTotal;
       }
     } finally {
-      // Whatever ends the loop, a committed batch's events go out.
-      publishCommitted();
       // Leaving while counted as settling (stopped, or a batch failed): the others' loops
       // must not wait for this one to find trades again.
       if (settling) pass.settling -= 1;
@@ -297,8 +278,6 @@ async function settleBatch(
   partition: Partition,
   shard: number,
   storedWindows: StoredWindowSizes,
-  /** Run once `settle_trades` has been sent, while the database works on it. */
-  whileSettling: () => void,
 ) {
   const { database, clock, store, log } = dependencies;
   return database.transaction(async (transaction) => {
@@ -372,7 +351,7 @@ async function settleBatch(
     const lagsMs = decided.map((item) =>
       Math.max(0, settledAt.getTime() - item.trade.expires_at.getTime()),
     );
-    const settling = transaction.query<{
+    const balances = await transaction.query<{
       balance_user_id: number;
       real_cents: number;
       practice_cents: number;
@@ -388,13 +367,6 @@ async function settleBatch(
       settledAt,
       DEFAULT_CURRENCY,
     ]);
-    try {
-      whileSettling();
-    } catch (error) {
-      // The events of a committed batch; this batch's writes do not depend on them.
-      log.error({ err: error }, "publishing settled trades failed");
-    }
-    const balances = await settling;
 
     // Every field named in one literal: a spread of the claimed row followed by the settled
     // fields gave each of a batch's thousands of objects a slow (dictionary) shape, which

@@ -370,7 +370,7 @@ BEGIN
   -- but still moves its shard's chain (below). A trader's credits of one kind from one shard
   -- are summed here first, in the order of their first trade: the merged entries come out
   -- the same, and the ledger and the account lookup see one item per trader account where
-  -- they saw one per trade (a trader with several trades expiring together is common).
+  -- they saw one per trade (in the settlement bench, two winning trades a trader a batch).
   WITH credits AS (
     SELECT CASE WHEN u.status = 'won' THEN 'trade_payout' ELSE 'trade_refund' END AS kind,
            v_chains[u.ordinality] AS house, u.user_id, u.is_practice,

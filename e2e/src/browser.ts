@@ -66,6 +66,11 @@ export interface BrowserSession {
   context: BrowserContext;
   page: Page;
   problems: string[];
+  /**
+   * The API's replies of 400 or more ("status METHOD path"): some are expected (a wrong
+   * password), so they are not problems, but a test that fails prints them.
+   */
+  refusedApiCalls: string[];
   close(): Promise<void>;
 }
 
@@ -100,8 +105,15 @@ export async function openSession(
       problems.push(`console: ${text}`);
     }
   });
+  const refusedApiCalls: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() < 400) return;
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith("/api/")) return;
+    refusedApiCalls.push(`${response.status()} ${response.request().method()} ${url.pathname}`);
+  });
   if (process.env.E2E_DEBUG) traceToStderr(page);
-  return { context, page, problems, close: () => context.close() };
+  return { context, page, problems, refusedApiCalls, close: () => context.close() };
 }
 
 /** E2E_DEBUG=1: the page's console, API calls and navigations, as they happen. */

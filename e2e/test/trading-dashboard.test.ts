@@ -105,6 +105,9 @@ describeBrowser.each(databaseKindsUnderTest())("trading dashboard in Chromium on
       await screenshot(session.page, `failure-trading-${name}`, { fullPage: false }).catch(
         () => undefined,
       );
+      // What the page was refused, for the failure's reader (a CI run failed here once with
+      // no clue why the open trades never showed).
+      console.error(`refused API calls of ${name}:`, session.refusedApiCalls);
       throw error;
     } finally {
       await session.close();

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { tickerSymbols } from "../src/routes/dashboard/ticker-strip.tsx";
-import { type FakeRoutes, historyPage, storeSession, tradeFixture } from "./fake-api.ts";
+import { type FakeRoutes, failure, historyPage, storeSession, tradeFixture } from "./fake-api.ts";
 import { findToast, renderApp } from "./render-app.tsx";
 
 async function openDashboard(routes: FakeRoutes = {}) {
@@ -223,6 +223,31 @@ describe("live dashboard (PRODUCT.md D10)", () => {
     stream.current().answerAuth();
     expect(await screen.findByText("Online")).toBeInTheDocument();
     expect(await openTrades.findByRole("button", { name: /EURUSD Call/ })).toBeInTheDocument();
+  });
+
+  it("a trade event reads the history again when its first read failed: nothing polls while live", async () => {
+    const placed = tradeFixture({
+      id: 33,
+      start_time: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    let failing = true;
+    const { stream, callsTo } = await openDashboard({
+      // A 4xx is not retried (dashboardRetry): the query stays failed until something reads it.
+      "GET /practice-trade-history": () =>
+        failing ? failure(429, "Too many requests") : historyPage([placed]),
+    });
+    const openTrades = within(screen.getByRole("region", { name: "Open trades" }));
+    await waitFor(() => expect(callsTo("GET /practice-trade-history").length).toBeGreaterThan(0));
+    // Settled into its failed state: no read on its way.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    const before = callsTo("GET /practice-trade-history").length;
+    expect(openTrades.queryByRole("button", { name: /EURUSD Call/ })).not.toBeInTheDocument();
+
+    failing = false;
+    stream.trade(placed);
+    expect(await openTrades.findByRole("button", { name: /EURUSD Call/ })).toBeInTheDocument();
+    expect(callsTo("GET /practice-trade-history").length).toBeGreaterThan(before);
   });
 
   it("a trade event during a read of the history that predates it is not undone when the read lands", async () => {

@@ -48,7 +48,10 @@ export function accountKindOf(trade: Pick<TradeView, "is_practice">): AccountKin
 /**
  * Puts a trade event (opened or settled) into every cached history page of its account: a
  * known trade is replaced where it stands; a new one goes on top of page 1 and the later
- * pages, whose rows have all moved down by one, are refetched.
+ * pages, whose rows have all moved down by one, are refetched. A page that holds no rows
+ * (its read failed, or has not landed) is read again unless a read is on its way: with the
+ * socket live nothing polls, so a dashboard whose first read failed showed no open trade
+ * however many events came.
  */
 export function upsertTrade(queryClient: QueryClient, trade: TradeView): void {
   const kind = accountKindOf(trade);
@@ -62,7 +65,12 @@ export function upsertTrade(queryClient: QueryClient, trade: TradeView): void {
   for (const query of queries) {
     const [, , pageNumber, limit] = query.queryKey as ReturnType<typeof tradeHistoryQueryKey>;
     const page = query.state.data as TradeHistoryPage | undefined;
-    if (page === undefined) continue;
+    if (page === undefined) {
+      if (query.state.fetchStatus === "idle") {
+        void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      }
+      continue;
+    }
     if (!isNew) {
       if (!page.data.some((row) => row.id === trade.id)) continue;
       queryClient.setQueryData<TradeHistoryPage>(query.queryKey, {

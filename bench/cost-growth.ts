@@ -216,14 +216,15 @@ async function tradeCount(databaseUrl: string): Promise<number> {
  */
 const explained_queries = {
   // settlement_claim's read (030_trading.sql), after its partition lock.
-  claim: `SELECT t.id, t.user_id, t.is_practice, t.asset, t.direction, t.stake_cents,
-          t.duration_seconds, t.payout_percent, t.entry_price, t.entry_at, t.feed, t.start_time,
-          t.expires_at, t.received_at, t.rule_version
+  claim: `SELECT json_agg(json_build_array(
+            t.id, t.user_id, t.is_practice, t.asset, t.direction, t.stake_cents,
+            t.duration_seconds, t.payout_percent, t.entry_price, t.entry_at, t.feed,
+            t.start_time, t.expires_at, t.received_at, t.rule_version)
+          ORDER BY o.user_id % 2, o.expires_at, o.trade_id)
           FROM (SELECT o.trade_id, o.user_id, o.expires_at FROM open_trades o
                 WHERE o.expires_at <= now() AND o.user_id % 2 = 0
                 ORDER BY o.user_id % 2, o.expires_at, o.trade_id LIMIT 2000) AS o
-          JOIN trades t ON t.id = o.trade_id
-          ORDER BY o.user_id % 2, o.expires_at, o.trade_id`,
+          JOIN trades t ON t.id = o.trade_id`,
   nextExpiry: "SELECT MIN(expires_at) AS next FROM open_trades",
   // A trader's trade history, first page, as tradeHistoryPage (trading/trades.ts) asks it:
   // the count grows with that trader's own trades (1,000 each at 1M here), not with all.

@@ -111,7 +111,17 @@ const houseAccountIds = new Set<number>(houseAccounts.map((row) => row.id));
 const houseAccountIdByCode = new Map(houseAccounts.map((row) => [row.code, row.id]));
 
 /** The first statement of a settlement batch (server/src/trading/settlement.ts). */
-const settlement_claim_prefix = "SELECT * FROM settlement_claim(";
+const settlement_claim_prefix = "SELECT settlement_claim(";
+
+/**
+ * The rows a transaction's first statement read: a settlement claim returns its batch as
+ * one JSON array (030_trading.sql), so its trades are that array's length.
+ */
+function firstStatementRows(sql: string, result: QueryResult<unknown>): number {
+  if (!sql.startsWith(settlement_claim_prefix)) return result.rowCount ?? 0;
+  const trades = (result.rows[0] as { trades?: unknown[] | null } | undefined)?.trades;
+  return trades?.length ?? 0;
+}
 
 interface TransactionRecord {
   start: number;
@@ -288,7 +298,7 @@ database.transaction = async <T>(work: (transaction: Queryable) => Promise<T>): 
           const locksHouse = record.houseLockedAt === null && locksHouseRows(sql);
           const issued = performance.now();
           const result = await transaction.query<Row>(sql, params);
-          if (isFirst) record.firstRows = result.rowCount;
+          if (isFirst) record.firstRows = firstStatementRows(sql, result);
           if (locksHouse) {
             record.houseLockedAt = performance.now();
             record.houseWaitMs = record.houseLockedAt - issued;

@@ -98,11 +98,13 @@ describe.each(databaseKindsUnderTest())("settlement racing new trades on %s", (k
     const partitions = kind === "postgres" ? settlement_partitions : 1;
     for (let partition = 0; partition < partitions; partition++) {
       const claimed = await platform.database.transaction((transaction) =>
-        transaction.query<{ id: number }>("SELECT id FROM settlement_claim($1, 7, $2, $3)", [
-          now,
-          partitions,
-          partition,
-        ]),
+        // The batch is one JSON array of trades, each an array whose first item is its id.
+        transaction.query<{ id: number }>(
+          `SELECT (c.trade ->> 0)::bigint AS id
+           FROM json_array_elements(settlement_claim($1, 7, $2, $3)) WITH ORDINALITY AS c(trade, n)
+           ORDER BY c.n`,
+          [now, partitions, partition],
+        ),
       );
       const expected = await platform.database.query<{ id: number }>(
         `SELECT id FROM trades WHERE status = 'open' AND expires_at <= $1 AND user_id % $2 = $3

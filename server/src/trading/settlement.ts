@@ -258,6 +258,45 @@ export function startSettlement(dependencies: SettlementDependencies): Settlemen
 /** What settlement reads of an open trade (`settlement_claim`, 030_trading.sql). */
 type ClaimedTrade = TradePlacement;
 
+/** A claimed trade as `settlement_claim` writes it: its columns in order, times in ISO 8601. */
+type ClaimedTradeJson = [
+  id: number,
+  user_id: number,
+  is_practice: boolean,
+  asset: string,
+  direction: ClaimedTrade["direction"],
+  stake_cents: number,
+  duration_seconds: number,
+  payout_percent: number,
+  entry_price: number,
+  entry_at: string,
+  feed: string,
+  start_time: string,
+  expires_at: string,
+  received_at: string | null,
+  rule_version: number | null,
+];
+
+function claimedTrade(row: ClaimedTradeJson): ClaimedTrade {
+  return {
+    id: row[0],
+    user_id: row[1],
+    is_practice: row[2],
+    asset: row[3],
+    direction: row[4],
+    stake_cents: row[5],
+    duration_seconds: row[6],
+    payout_percent: row[7],
+    entry_price: row[8],
+    entry_at: new Date(row[9]),
+    feed: row[10],
+    start_time: new Date(row[11]),
+    expires_at: new Date(row[12]),
+    received_at: row[13] === null ? null : new Date(row[13]),
+    rule_version: row[14],
+  };
+}
+
 interface Decided {
   trade: ClaimedTrade;
   outcome: "won" | "lost" | "tie";
@@ -282,10 +321,11 @@ async function settleBatch(
   const { database, clock, store, log } = dependencies;
   return database.transaction(async (transaction) => {
     const claimedAt = clock.now();
-    const due = await transaction.query<ClaimedTrade>(
-      "SELECT * FROM settlement_claim($1, $2, $3, $4)",
+    const claim = await transaction.query<{ trades: ClaimedTradeJson[] | null }>(
+      "SELECT settlement_claim($1, $2, $3, $4) AS trades",
       [claimedAt, settlement_batch_max, partition.partitions, partition.index],
     );
+    const due = { rows: (claim.rows[0]?.trades ?? []).map(claimedTrade) };
     if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0 };
 
     // Many trades of a batch share an asset and an expiry instant: look each price up once

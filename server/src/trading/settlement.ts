@@ -325,14 +325,14 @@ async function settleBatch(
       "SELECT settlement_claim($1, $2, $3, $4) AS trades",
       [claimedAt, settlement_batch_max, partition.partitions, partition.index],
     );
-    const due = { rows: (claim.rows[0]?.trades ?? []).map(claimedTrade) };
-    if (due.rows.length === 0) return { settled: [] as TradeRow[], claimed: 0 };
+    const due = (claim.rows[0]?.trades ?? []).map(claimedTrade);
+    if (due.length === 0) return { settled: [] as TradeRow[], claimed: 0 };
 
     // Many trades of a batch share an asset and an expiry instant: look each price up once
     // (asset, then expiry; no key string made per trade).
     const exitsBySymbol = new Map<string, Map<number, ExitDecision>>();
     const decided: Decided[] = [];
-    for (const trade of due.rows) {
+    for (const trade of due) {
       const expiresAtMs = trade.expires_at.getTime();
       let exits = exitsBySymbol.get(trade.asset);
       if (exits === undefined) {
@@ -381,7 +381,7 @@ async function settleBatch(
         fromDatabase: exit.fromDatabase,
       });
     }
-    if (decided.length === 0) return { settled: [] as TradeRow[], claimed: due.rows.length };
+    if (decided.length === 0) return { settled: [] as TradeRow[], claimed: due.length };
 
     const windows = (await auditWindows(transaction, store, decided)).filter((window) =>
       storedWindows.needsWrite(window),
@@ -441,7 +441,7 @@ async function settleBatch(
         audit_ticks: null,
       };
     });
-    return { settled, claimed: due.rows.length, balances: balances.rows, windows };
+    return { settled, claimed: due.length, balances: balances.rows, windows };
   });
 }
 

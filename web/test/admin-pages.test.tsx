@@ -108,7 +108,10 @@ describe("payment methods", () => {
     const percent = within(dialog).getByLabelText("Deposit fee (%)");
     await fill(user, percent, "1.255");
     await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
-    expect(percent).toHaveAccessibleDescription("Enter a percentage with at most 2 decimals");
+    // The form validates asynchronously: under a loaded CI machine the error lands after the click.
+    await waitFor(() =>
+      expect(percent).toHaveAccessibleDescription("Enter a percentage with at most 2 decimals"),
+    );
     await user.clear(percent);
     await fill(user, percent, "60");
     await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
@@ -140,8 +143,10 @@ describe("payment methods", () => {
     await fill(user, within(dialog).getByLabelText("Detail 5 key"), "9lives");
     await fill(user, within(dialog).getByLabelText("Detail 5 value"), "x");
     await user.click(within(dialog).getByRole("button", { name: "Propose change" }));
-    expect(await within(dialog).findByLabelText("Detail 5 key")).toHaveAccessibleDescription(
-      "Keys are letters, digits, spaces and underscores",
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText("Detail 5 key")).toHaveAccessibleDescription(
+        "Keys are letters, digits, spaces and underscores",
+      ),
     );
     expect(callsTo("PUT /admin/payment-methods/bank-transfer")).toHaveLength(0);
   });

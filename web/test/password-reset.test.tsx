@@ -25,8 +25,10 @@ describe("reset password", () => {
     await fill(user, await screen.findByLabelText("New password"), "Secret123");
     await fill(user, screen.getByLabelText("Confirm new password"), "Secret124");
     await user.click(screen.getByRole("button", { name: "Reset password" }));
-    expect(await screen.findByLabelText("Confirm new password")).toHaveAccessibleDescription(
-      m.passwordsMismatch,
+    await waitFor(() =>
+      expect(screen.getByLabelText("Confirm new password")).toHaveAccessibleDescription(
+        m.passwordsMismatch,
+      ),
     );
     expect(callsTo("POST /reset-password")).toHaveLength(0);
 

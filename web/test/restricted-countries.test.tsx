@@ -34,7 +34,9 @@ describe("restricted countries", () => {
     await fill(user, screen.getByLabelText("Phone number"), "+33 1 23 45 67 89");
     await user.click(screen.getByLabelText("I am 18 or older and accept the Terms of Service"));
     await user.click(screen.getByRole("button", { name: "Register" }));
-    expect(country).toHaveAccessibleDescription(signUpRestrictedMessage("France"));
+    await waitFor(() =>
+      expect(country).toHaveAccessibleDescription(signUpRestrictedMessage("France")),
+    );
     expect(callsTo("POST /register")).toHaveLength(0);
 
     // Another country: the message goes.

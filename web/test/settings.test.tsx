@@ -54,8 +54,8 @@ describe("personal data", () => {
     const phone = await screen.findByLabelText("Phone number");
     await user.clear(phone);
     await user.click(screen.getByRole("button", { name: "Save changes" }));
-    expect(await screen.findByLabelText("Phone number")).toHaveAccessibleDescription(
-      m.phoneRequired,
+    await waitFor(() =>
+      expect(screen.getByLabelText("Phone number")).toHaveAccessibleDescription(m.phoneRequired),
     );
 
     await fill(user, phone, "+1 555 123 4567");
@@ -76,8 +76,10 @@ describe("security", () => {
     storeSession();
     const { user, callsTo } = renderApp("/user/security");
     await user.click(await screen.findByRole("button", { name: "Update password" }));
-    expect(await screen.findByLabelText("Current password")).toHaveAccessibleDescription(
-      m.currentPasswordRequired,
+    await waitFor(() =>
+      expect(screen.getByLabelText("Current password")).toHaveAccessibleDescription(
+        m.currentPasswordRequired,
+      ),
     );
     expect(screen.getByLabelText("New password")).toHaveAccessibleDescription(
       m.newPasswordRequired,

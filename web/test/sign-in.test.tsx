@@ -65,7 +65,9 @@ describe("sign-in", () => {
   it("validates the e-mail before calling the server", async () => {
     const view = renderApp("/account/sign-in");
     await signIn(view, "nope");
-    expect(await screen.findByLabelText("Email")).toHaveAccessibleDescription(m.emailInvalid);
+    await waitFor(() =>
+      expect(screen.getByLabelText("Email")).toHaveAccessibleDescription(m.emailInvalid),
+    );
     expect(view.callsTo("POST /login")).toHaveLength(0);
   });
 

@@ -41,7 +41,9 @@ describe("sign-up form", () => {
     await fill(user, screen.getByLabelText("Phone number"), "12ab");
     await user.click(screen.getByRole("button", { name: "Register" }));
 
-    expect(await screen.findByLabelText("First name")).toHaveAccessibleDescription(m.nameInvalid);
+    await waitFor(() =>
+      expect(screen.getByLabelText("First name")).toHaveAccessibleDescription(m.nameInvalid),
+    );
     expect(screen.getByLabelText("Last name")).toHaveAccessibleDescription(m.nameInvalid);
     expect(screen.getByLabelText("Email")).toHaveAccessibleDescription(m.emailInvalid);
     expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(m.passwordInvalid);
@@ -54,8 +56,10 @@ describe("sign-up form", () => {
     await fill(user, screen.getByLabelText("First name"), "Ada\u202E");
     await user.click(screen.getByLabelText(terms));
     await user.click(screen.getByRole("button", { name: "Register" }));
-    expect(await screen.findByLabelText("First name")).toHaveAccessibleDescription(
-      inputMessages.textBidiControl,
+    await waitFor(() =>
+      expect(screen.getByLabelText("First name")).toHaveAccessibleDescription(
+        inputMessages.textBidiControl,
+      ),
     );
     expect(callsTo("POST /register")).toHaveLength(0);
   });

@@ -57,8 +57,10 @@ describe("sign-in with a second factor", () => {
     });
     await signIn(view);
     await view.user.click(await screen.findByRole("button", { name: "Verify" }));
-    expect(screen.getByLabelText("Authentication code")).toHaveAccessibleDescription(
-      twoFactorMessages.codeRequired,
+    await waitFor(() =>
+      expect(screen.getByLabelText("Authentication code")).toHaveAccessibleDescription(
+        twoFactorMessages.codeRequired,
+      ),
     );
     expect(view.callsTo("POST /login/second-factor")).toHaveLength(0);
   });

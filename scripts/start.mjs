@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { missingServerNodeFlags } from "./server-node-flags.mjs";
 import { webBuildState } from "./web-build-freshness.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -25,6 +26,15 @@ if (state !== "fresh") {
   );
   const build = spawnSync("npm", ["run", "build", "-w", "web"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+// Started as `node scripts/start.mjs` rather than by `npm start` or the service: it runs,
+// with the CPU cost the flags avoid (server-node-flags.mjs), so say which are missing.
+const missingFlags = missingServerNodeFlags(process.execArgv);
+if (missingFlags.length > 0) {
+  console.warn(
+    `Started without ${missingFlags.join(" ")}: run it as \`node ${missingFlags.join(" ")} scripts/start.mjs\` (as \`npm start\` does) for the server's tuned memory settings.`,
+  );
 }
 
 process.chdir(root);

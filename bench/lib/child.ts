@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { serverNodeFlags } from "../../scripts/server-node-flags.mjs";
 import type { MinimalWsApi } from "../minimal-ws-child.ts";
 import type { ChildApi } from "../platform-child.ts";
 
@@ -103,6 +104,8 @@ export async function startChildProcess<Api>(
       "--import",
       "tsx",
       "--expose-gc",
+      // As in production (npm start, the service): the server's own flags.
+      ...serverNodeFlags,
       ...(process.env.BENCH_CHILD_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
     ],
     env: {

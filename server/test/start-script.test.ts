@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { missingServerNodeFlags, serverNodeFlags } from "../../scripts/server-node-flags.mjs";
 // @ts-expect-error: a plain .mjs script of the repository, typed by its use here
 import { webBuildState } from "../../scripts/web-build-freshness.mjs";
 
@@ -41,5 +42,26 @@ describe("npm start's web build check", () => {
   it("rebuilds when any source, however deep, changed after the build", () => {
     touch(path.join(folder, "src", "routes", "deep", "page.tsx"), 10);
     expect(webBuildState(built, sources)).toBe("stale");
+  });
+});
+
+describe("the server's Node flags", () => {
+  const root = path.join(import.meta.dirname, "..", "..");
+
+  it("are on npm start's command line and the service's, which is where Node reads them", () => {
+    const start: string = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts
+      .start;
+    const service = readFileSync(path.join(root, "deploy", "tradeplatform.service"), "utf8");
+    const execStart = service.split("\n").find((line) => line.startsWith("ExecStart="));
+    expect(serverNodeFlags.length).toBeGreaterThan(0);
+    for (const command of [start, execStart]) {
+      expect(command).toMatch(/scripts\/start\.mjs$/);
+      expect(missingServerNodeFlags(command?.split(" ") ?? [])).toEqual([]);
+    }
+  });
+
+  it("names the ones a process was started without", () => {
+    expect(missingServerNodeFlags(["--import", "tsx"])).toEqual(serverNodeFlags);
+    expect(missingServerNodeFlags([...serverNodeFlags])).toEqual([]);
   });
 });

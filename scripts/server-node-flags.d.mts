@@ -1,0 +1,2 @@
+export declare const serverNodeFlags: readonly string[];
+export declare function missingServerNodeFlags(execArgv: readonly string[]): string[];

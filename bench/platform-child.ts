@@ -535,16 +535,26 @@ async function seedSettlement(count: number, symbols: string[], deadlineMs: numb
 
 /** Each trade's settled event as it is published: when (wall ms) and its expiry (epoch ms). */
 function recordSettledEvents() {
-  const settledAt = new Map<number, { wallMs: number; expiresAtMs: number }>();
+  // The expiry is kept as published and parsed when read: this listener runs in the server's
+  // process, on its event loop, for each of 50,000 trades, and parsing there cost the server
+  // about a microsecond a trade that production does not spend.
+  const published = new Map<number, { wallMs: number; expiresAt: string }>();
   const unsubscribe = platform.context.bus.subscribe((event) => {
     if (event.type !== "trade") return;
     const trade = event.trade as { id: number; status: string; expires_at: string };
-    if (trade.status === "open" || settledAt.has(trade.id)) return;
-    settledAt.set(trade.id, {
-      wallMs: performance.now(),
-      expiresAtMs: Date.parse(trade.expires_at),
-    });
+    if (trade.status === "open" || published.has(trade.id)) return;
+    published.set(trade.id, { wallMs: performance.now(), expiresAt: trade.expires_at });
   });
+  const settledAt = {
+    get size() {
+      return published.size;
+    },
+    *values() {
+      for (const { wallMs, expiresAt } of published.values()) {
+        yield { wallMs, expiresAtMs: Date.parse(expiresAt) };
+      }
+    },
+  };
   return { settledAt, unsubscribe };
 }
 

@@ -1,4 +1,4 @@
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import { linkIn } from "@tp/server/testing/smtp-capture";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser } from "playwright-core";
@@ -23,7 +23,7 @@ import { screenshot } from "../src/screenshots.ts";
  * e-mail, signs in, changes the password on /user/security, signs out, and only the new
  * password lets them back in.
  */
-describeBrowser.each(databaseKindsUnderTest())("account journey in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("pglite"))("account journey in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
 

@@ -1,6 +1,6 @@
 import { fundingMessages } from "@tp/domain/funding";
 import { expireUnpaidDeposits } from "@tp/server/funding/deposits";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -38,7 +38,7 @@ function transactionRow(page: Page, transactionId: string): Locator {
  * expires and the trader is told; an unpaid deposit is continued from the history to its
  * proof step; a pending withdrawal's timeline is read and the withdrawal cancelled.
  */
-describeBrowser.each(databaseKindsUnderTest())("the cashier in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("postgres"))("the cashier in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
   let staffToken: string;

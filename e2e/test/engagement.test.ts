@@ -1,5 +1,5 @@
 import { engagementMessages } from "@tp/domain/engagement";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -89,7 +89,7 @@ function activityToast(page: Page): Locator {
  * Safari install hint stays dismissed after "Got it!"; the activity toast shows a real,
  * confirmed deposit and nothing on a platform without one.
  */
-describeBrowser.each(databaseKindsUnderTest())(
+describeBrowser.each(journeyOn("postgres"))(
   "referrals, notifications, news, install hint and activity toast in Chromium on %s",
   (kind) => {
     let platform: TestPlatform;

@@ -1,6 +1,6 @@
 import { adminMessages } from "@tp/domain/admin-api";
 import { fundingMessages } from "@tp/domain/funding";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import { linkIn } from "@tp/server/testing/smtp-capture";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -91,7 +91,7 @@ function transactionRow(page: Page, transactionId: string): Locator {
  * payment methods start unconfigured, so staff configure Bitcoin first. The platform sits
  * behind the pass-through proxy so the live stream takes the page's socket (balance events).
  */
-describeBrowser.each(databaseKindsUnderTest())(
+describeBrowser.each(journeyOn("postgres"))(
   "funding and the back office in Chromium on %s",
   (kind) => {
     let platform: TestPlatform;

@@ -10,7 +10,7 @@ import {
   systemAccountId,
   traderAccountId,
 } from "@tp/server/ledger/ledger";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -38,7 +38,7 @@ const day_ms = 24 * 60 * 60_000;
  * restricted: the sign-up form says so as it is picked, a French trader's dashboard and
  * deposit page say what is off and why.
  */
-describeBrowser.each(databaseKindsUnderTest())(
+describeBrowser.each(journeyOn("pglite"))(
   "restricted countries and the risk disclosure in Chromium on %s",
   (kind) => {
     let platform: TestPlatform;

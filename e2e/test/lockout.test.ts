@@ -1,5 +1,5 @@
 import { serverMessages } from "@tp/domain/messages";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { api, newTrader, registerByApi, startBrowserPlatform } from "../src/plat
  * the sign-in form shows the real ALTCHA widget, which solves its proof of work in a worker
  * under the app's strict CSP, and the right password then signs in.
  */
-describeBrowser.each(databaseKindsUnderTest())("no lockout in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("postgres"))("no lockout in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
 

@@ -4,7 +4,7 @@ import { marketStateMessages } from "@tp/domain/market-state";
 import { systemClock } from "@tp/server/clock";
 import { SimulatedFeed } from "@tp/server/feeds/simulated-feed";
 import type { Feed, Tick } from "@tp/server/feeds/tick";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -80,7 +80,7 @@ async function photograph(page: Page, viewport: Viewport, name: string): Promise
  * trading unavailable on simulated prices said before anything is pressed; a halted and a
  * closed market on the dashboard, photographed at 1280 and 375 px, light and dark.
  */
-describeBrowser.each(databaseKindsUnderTest())(
+describeBrowser.each(journeyOn("pglite"))(
   "market selection and states in Chromium on %s",
   (kind) => {
     let platform: TestPlatform;

@@ -1,7 +1,7 @@
 import { assetCatalogue, optionTypeLabels, optionTypes } from "@tp/domain/catalogue";
 import { type ManualClock, systemClock } from "@tp/server/clock";
 import { SimulatedFeed } from "@tp/server/feeds/simulated-feed";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -66,7 +66,7 @@ const themes = ["light", "dark"] as const;
  * trade settle; a foreign Origin is still refused; the public market status page and the
  * back office's price feeds page show the platform's real state.
  */
-describeBrowser.each(databaseKindsUnderTest())(
+describeBrowser.each(journeyOn("pglite"))(
   "same-origin stream, market status and price feeds in Chromium on %s",
   (kind) => {
     let platform: TestPlatform;

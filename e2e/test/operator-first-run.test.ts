@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { fundingMessages } from "@tp/domain/funding";
 import { createStaff } from "@tp/server/admin/first-admin";
 import { hashPassword } from "@tp/server/auth/passwords";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -96,7 +96,7 @@ async function checked(sessions: BrowserSession[], run: () => Promise<void>): Pr
  * navigation; with a market data provider, the crypto market page lists the top coins with
  * logos served by our own server.
  */
-describeBrowser.each(databaseKindsUnderTest())(
+describeBrowser.each(journeyOn("postgres"))(
   "the operator's first run and the crypto market screen in Chromium on %s",
   (kind) => {
     let browser: Browser;

@@ -1,4 +1,4 @@
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, CDPSession } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import { api, newTrader, registerByApi, startProxiedBrowserPlatform } from "../s
  * http://localhost (secure by definition), which is also PUBLIC_URL, so the RP ID is
  * "localhost" and the page's origin is the one the server expects.
  */
-describeBrowser.each(databaseKindsUnderTest())("passkey journey in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("pglite"))("passkey journey in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
   let origin: string;

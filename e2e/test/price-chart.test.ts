@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { findAsset } from "@tp/domain/catalogue";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -115,7 +115,7 @@ class ChartView {
  * it, the types, intervals and indicators switch what is drawn, and the choices survive a
  * reload. Screenshots of every type and of the indicators at 1280 and 375 px, both themes.
  */
-describeBrowser.each(databaseKindsUnderTest())("price chart in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("postgres"))("price chart in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
 

@@ -1,5 +1,5 @@
 import { responsibleTradingMessages } from "@tp/domain/responsible-trading";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -43,7 +43,7 @@ type Theme = (typeof themes)[number];
  * platform's manual clock, started at the same time), Continue closes it until the next one
  * and Log out signs out.
  */
-describeBrowser.each(databaseKindsUnderTest())("the reality check in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("pglite"))("the reality check in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
   let staffToken: string;

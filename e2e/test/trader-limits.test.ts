@@ -4,7 +4,7 @@ import {
   traderLimitMessages,
   utcMomentText,
 } from "@tp/domain/trader-limits";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -52,7 +52,7 @@ const day_ms = 24 * 60 * 60_000;
  * server's clock is the test platform's manual clock (not advanced: the raise stays pending);
  * the page's clock starts at the same time.
  */
-describeBrowser.each(databaseKindsUnderTest())("trader limits in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("pglite"))("trader limits in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
   let staffToken: string;

@@ -1,4 +1,4 @@
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -64,7 +64,7 @@ async function toggleTheme(page: Page, viewport: Viewport): Promise<void> {
  * status", PRODUCT.md D1-D3, D6 and D10, on the real platform: real clock, the price
  * simulator, the live socket. Trades really expire and settle while the page watches.
  */
-describeBrowser.each(databaseKindsUnderTest())("trading dashboard in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("pglite"))("trading dashboard in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
 

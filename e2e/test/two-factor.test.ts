@@ -1,4 +1,4 @@
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import { Secret, TOTP } from "otpauth";
 import type { Browser } from "playwright-core";
@@ -17,7 +17,7 @@ const step_ms = 30_000;
  * key; the codes are computed here from the key shown, as an authenticator app would),
  * signs out, and signing in again asks for a code after the password.
  */
-describeBrowser.each(databaseKindsUnderTest())("two-factor journey in Chromium on %s", (kind) => {
+describeBrowser.each(journeyOn("postgres"))("two-factor journey in Chromium on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
 

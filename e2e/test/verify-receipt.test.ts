@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { databaseKindsUnderTest } from "@tp/server/testing/fresh-database";
+import { journeyOn } from "@tp/server/testing/fresh-database";
 import type { TestPlatform } from "@tp/server/testing/test-platform";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -18,7 +18,7 @@ const settlement_wait_ms = 60_000;
  * receipt downloaded from the audit view, then checked on the public /verify page, which
  * verifies it and refuses a copy with one price changed.
  */
-describeBrowser.each(databaseKindsUnderTest())("a trade's receipt, verified, on %s", (kind) => {
+describeBrowser.each(journeyOn("postgres"))("a trade's receipt, verified, on %s", (kind) => {
   let platform: TestPlatform;
   let browser: Browser;
 

@@ -187,3 +187,16 @@ export function databaseKindsUnderTest(): Array<"pglite" | "postgres"> {
   );
   return ["pglite"];
 }
+
+/**
+ * The one database a browser journey file runs on: `assigned` when DATABASE_URL is set
+ * (always in CI), PGlite otherwise. A journey tests the web app over the API; the server
+ * suites already run every route on both databases (hostile-input.test.ts calls every
+ * operation of the OpenAPI document on each), so each journey runs once and the files are
+ * shared between the two databases, balanced by time (the browser suite ran 28 of CI's 44
+ * minutes on a slow machine when every journey ran on both).
+ */
+export function journeyOn(assigned: "pglite" | "postgres"): Array<"pglite" | "postgres"> {
+  const kinds = databaseKindsUnderTest();
+  return kinds.includes(assigned) ? [assigned] : ["pglite"];
+}

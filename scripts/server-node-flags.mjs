@@ -3,7 +3,7 @@
 // (deploy/tradeplatform.service); server/test/start-script.test.ts checks both carry every
 // one, and the benches start their server child with them (bench/lib/child.ts).
 //
-// --max-semi-space-size=32 (MiB, Node 20's default is 16): a settlement batch's 2,000 trades
+// --max-semi-space-size=32 (MiB, Node 20's default is 16): a settlement batch's thousands of trades
 // live across its database round trips, so with the default young generation most of them
 // were copied and then promoted, and garbage collection took about a quarter of the server's
 // CPU in a burst. With 32 the server's CPU per settled trade fell from 23–25 to 19–21 µs;

@@ -264,9 +264,10 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     await new Promise((resolve) => setTimeout(resolve, between_passes_ms));
     // The half pass gets its own probe: where its latency goes (the calls, their batches, the
     // event loop) is what its target is about. Then the same at a quarter of the maximum:
-    // on 2 cores the half pass keeps the machine ~85 % busy (a trade costs more CPU in the
-    // half pass's smaller batches than at the maximum), so its latency is mostly queueing
-    // for a core; the quarter pass shows the latency of a machine with room to spare.
+    // on 2 cores the half pass keeps the machine ~85 % busy (a trade costs PostgreSQL and the
+    // server more CPU at half the rate than at the maximum: bench/RESULTS.md, issue 16's
+    // seventeenth session), so its latency is mostly queueing for a core; the quarter pass
+    // shows the latency of a machine with more room to spare.
     const latencyPass = async (ratePerSecond: number) => {
       await server.call("probeReset");
       const passActivity = sampleActivity(server.databaseUrl, server.databaseName);
@@ -465,6 +466,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     );
     notes.push(
       `pg_stat_activity during the half pass (average backends per state, ${halfWaits.samples} samples): ${JSON.stringify(halfWaits.averageBackends)}`,
+      `pg_stat_activity during the quarter pass (average backends per state, ${quarter.waits.samples} samples): ${JSON.stringify(quarter.waits.averageBackends)}`,
       `pg_stat_activity during the max pass (average backends of the platform's database per state, ${waits.samples} samples): ${JSON.stringify(waits.averageBackends)}`,
       `Transactions seen during the max pass (by first statement): ${JSON.stringify(probe.transactionKinds)}`,
       `Statements per placed trade: ${statementsPerTrade.join(" | ")}`,

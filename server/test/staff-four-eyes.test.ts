@@ -496,7 +496,7 @@ describe.each(databaseKindsUnderTest())("staff roles and four eyes on %s", (kind
 describe("the staff scope", () => {
   it("stops the server when a staff route does not declare its least role", async () => {
     const app = Fastify();
-    const context = { sessions: { find: async () => null } };
+    const context = { sessions: { find: async () => null, findRecent: async () => null } };
     await expect(
       (async () => {
         await withStaffScope(app, context, async (staff) => {

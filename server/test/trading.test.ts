@@ -94,10 +94,88 @@ describe.each(databaseKindsUnderTest())("trading on %s", (kind) => {
     });
     for (let trade = 0; trade < 10; trade++) await placeOne();
     stopCounting();
-    // Each place is its session's lookup and one place_trades call (22 queries in all here);
-    // the worker's own timer may add one pass (at most 7 queries). A pass per place, as
-    // before, made 45–52.
-    expect(queries).toBeLessThanOrEqual(30);
+    // Each place is one place_trades call, which checks the session the hook took from this
+    // process's recent lookup (10 queries in all here; with a lookup of its own per place,
+    // 22); the worker's own timer may add a pass or two (8 queries seen). A pass per place,
+    // as before, made 45–52.
+    expect(queries).toBeLessThanOrEqual(20);
+  });
+
+  it("refuses a trade on a session ended since this process looked it up, writing nothing", async () => {
+    const trader = await signedInTrader(platform);
+    const other = await http.post("/api/v1/login", {
+      email: trader.email,
+      password: trader.password,
+    });
+    const otherToken = other.body.data.token as string;
+    // The first trade looks the session up; the process remembers it for the next ones.
+    expect((await http.post("/api/v1/place-trade", practiceTrade, trader.token)).status).toBe(201);
+    const sessions = await http.get("/api/v1/sessions", otherToken);
+    const ended = sessions.body.data.sessions.find(
+      (session: { current: boolean }) => !session.current,
+    );
+    expect(
+      (await http.request("DELETE", `/api/v1/sessions/${ended.id}`, { token: otherToken })).status,
+    ).toBe(200);
+
+    const tradesBefore = await platform.database.query<{ n: string }>(
+      "SELECT COUNT(*) AS n FROM trades WHERE user_id = $1",
+      [trader.user.id],
+    );
+    const sequenceBefore = await platform.database.query<{ id: string }>(
+      "SELECT nextval(pg_get_serial_sequence('trades', 'id')) AS id",
+    );
+    const refused = await http.request("POST", "/api/v1/place-trade", {
+      json: practiceTrade,
+      token: trader.token,
+      headers: { "idempotency-key": "after-sign-out" },
+    });
+    expect(refused.status, refused.text).toBe(401);
+    expect(refused.body.code).toBe("UNAUTHENTICATED");
+    // place_trades refused it (it drew a trade id), not the session lookup: nothing written,
+    // the key not kept, the balance as it was.
+    const sequenceAfter = await platform.database.query<{ id: string }>(
+      "SELECT nextval(pg_get_serial_sequence('trades', 'id')) AS id",
+    );
+    expect(Number(sequenceAfter.rows[0]!.id)).toBe(Number(sequenceBefore.rows[0]!.id) + 2);
+    const tradesAfter = await platform.database.query<{ n: string }>(
+      "SELECT COUNT(*) AS n FROM trades WHERE user_id = $1",
+      [trader.user.id],
+    );
+    expect(tradesAfter.rows[0]!.n).toBe(tradesBefore.rows[0]!.n);
+    const keys = await platform.database.query(
+      "SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND key = 'after-sign-out'",
+      [trader.user.id],
+    );
+    expect(keys.rows).toEqual([]);
+    expect((await balances(otherToken)).practice_balance).toBe(9900);
+    // And the next request looks the session up again: still 401, by the hook this time.
+    const again = await http.post("/api/v1/place-trade", practiceTrade, trader.token);
+    expect(again.status).toBe(401);
+    const sequenceLast = await platform.database.query<{ id: string }>(
+      "SELECT nextval(pg_get_serial_sequence('trades', 'id')) AS id",
+    );
+    expect(Number(sequenceLast.rows[0]!.id)).toBe(Number(sequenceAfter.rows[0]!.id) + 1);
+  });
+
+  it("touches a session used only through trades, as its lookup would", async () => {
+    const trader = await signedInTrader(platform);
+    const lastSeen = async () =>
+      (
+        await platform.database.query<{ last_seen_at: Date }>(
+          "SELECT s.last_seen_at FROM sessions s WHERE s.user_id = $1",
+          [trader.user.id],
+        )
+      ).rows[0]!.last_seen_at.getTime();
+    const signedInAt = await lastSeen();
+    // Within the touch interval (a minute): the lookup leaves last_seen_at alone.
+    await advanceWithTick(platform, "EURUSD", 1.08, 55_000);
+    expect((await http.post("/api/v1/place-trade", practiceTrade, trader.token)).status).toBe(201);
+    expect(await lastSeen()).toBe(signedInAt);
+    // Past it, with the session taken from that lookup: the trade's call touches it.
+    await advanceWithTick(platform, "EURUSD", 1.08, 8_000);
+    expect((await http.post("/api/v1/place-trade", practiceTrade, trader.token)).status).toBe(201);
+    expect(await lastSeen()).toBe(platform.clock.now().getTime());
   });
 
   it("checks the form's rules in the spec's order", async () => {

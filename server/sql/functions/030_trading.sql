@@ -7,7 +7,8 @@
 -- 'placed' (trade id and both balances after the debit); 'replay' (its Idempotency-Key was
 -- used before: the stored reply and request hash, which the caller compares); 'insufficient'
 -- (the stake is more than the balance); 'refused' (the caller's refusal, applied only once
--- the money is known to be there, so "Insufficient balance" comes first). Only 'placed'
+-- the money is known to be there, so "Insufficient balance" comes first); 'unauthenticated'
+-- (the session it names is no longer live: nothing is read or claimed for it). Only 'placed'
 -- requests write anything; a short or refused request's key is released.
 --
 -- Locks: Idempotency-Keys first, in (user, key) order, holding no account lock while a key
@@ -51,6 +52,26 @@ BEGIN
     FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality
   );
 
+  -- 0b. The session each request came from, checked live in this transaction by auth's
+  --     function (025_auth.sql): the server may take a request's session from its recent
+  --     lookups (auth/sessions.ts `findRecent`), and a session revoked or expired since is
+  --     refused here, before anything is claimed or written. Touched at the end (step 5).
+  FOR r IN
+    SELECT l.ord::integer AS ord
+    FROM unnest(auth_trader_sessions_live(
+      ARRAY(SELECT i.session_id FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality),
+      ARRAY(SELECT i.user_id FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality),
+      ARRAY(SELECT i.start_time FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality),
+      ARRAY(SELECT i.session_seen_after FROM unnest(v_items) WITH ORDINALITY AS i
+            ORDER BY i.ordinality),
+      ARRAY(SELECT i.session_created_after FROM unnest(v_items) WITH ORDINALITY AS i
+            ORDER BY i.ordinality)
+    )) WITH ORDINALITY AS l(live, ord)
+    WHERE NOT l.live
+  LOOP
+    v_outcome[r.ord] := 'unauthenticated';
+  END LOOP;
+
   -- 1. Idempotency keys, claimed in one order (user, key) by the idempotency module, each
   --    with the reply of its trade once placed; step 4 releases the keys of the others.
   --    The reply stored is the trade's id, {"placed_trade_id": id}, not the reply's text:
@@ -59,18 +80,18 @@ BEGIN
   --    store (bench/RESULTS.md, issue 16's ninth session).
   v_keyed := ARRAY(
     SELECT i.ordinality::integer FROM unnest(v_items) WITH ORDINALITY AS i
-    WHERE i.key IS NOT NULL ORDER BY i.ordinality
+    WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] IS NULL ORDER BY i.ordinality
   );
   FOR r IN
     SELECT v_keyed[c.ord] AS item_ord, c.fresh, c.request_hash, c.status_code, c.response_body
     FROM idempotency_claim_all_replied(ARRAY(
       SELECT ROW(i.user_id, i.key, i.hash, i.start_time)::idempotency_key_in
       FROM unnest(v_items) WITH ORDINALITY AS i
-      WHERE i.key IS NOT NULL ORDER BY i.ordinality
+      WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] IS NULL ORDER BY i.ordinality
     ), 201, ARRAY(
       SELECT jsonb_build_object('placed_trade_id', v_trade[i.ordinality])
       FROM unnest(v_items) WITH ORDINALITY AS i
-      WHERE i.key IS NOT NULL ORDER BY i.ordinality
+      WHERE i.key IS NOT NULL AND v_outcome[i.ordinality] IS NULL ORDER BY i.ordinality
     )) AS c
     WHERE NOT c.fresh
   LOOP
@@ -163,6 +184,16 @@ BEGIN
   SELECT DISTINCT ON (l.chain) l.chain, l.seq, journal_link_hash(l.link) FROM linked l
   ORDER BY l.chain, l.seq DESC
   ON CONFLICT (house_account_id) DO UPDATE SET seq = EXCLUDED.seq, head = EXCLUDED.head;
+  -- 5. The sessions in use, touched as the session lookup touches them: last, after the
+  --    ledger's locks, in the order account closure takes them (the trader's account, then
+  --    the sessions).
+  PERFORM auth_touch_sessions(
+    ARRAY(SELECT CASE WHEN v_outcome[i.ordinality] <> 'unauthenticated' THEN i.session_id END
+          FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality),
+    ARRAY(SELECT i.start_time FROM unnest(v_items) WITH ORDINALITY AS i ORDER BY i.ordinality),
+    ARRAY(SELECT i.session_touch_before FROM unnest(v_items) WITH ORDINALITY AS i
+          ORDER BY i.ordinality)
+  );
   PERFORM idempotency_release_all(ARRAY(
     SELECT ROW(i.user_id, i.key, i.hash, i.start_time)::idempotency_key_in
     FROM unnest(v_items) WITH ORDINALITY AS i

@@ -19,7 +19,10 @@ export interface Session {
 
 /** What the signed-in hooks need of the application: a way to find a live session. */
 export interface SignedInContext {
-  sessions: { find(token: string): Promise<Session | null> };
+  sessions: {
+    find(token: string): Promise<Session | null>;
+    findRecent(token: string): Promise<Session | null>;
+  };
 }
 
 declare module "fastify" {
@@ -30,6 +33,12 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** A trader money route (trader-scope.ts): a staff session is refused with 403. */
     traders_only?: boolean;
+    /**
+     * The route's own write checks the session live in its transaction (place-trade: the
+     * session's check in place_trades), so the hook may take the session from the process's
+     * recent lookups (auth/sessions.ts `findRecent`) instead of a round trip per request.
+     */
+    session_checked_by_write?: boolean;
   }
 }
 
@@ -52,7 +61,11 @@ export function authenticateSession(context: SignedInContext) {
   return async function authenticate(request: FastifyRequest) {
     if (!request.session) {
       const token = bearerToken(request);
-      const session = token ? await context.sessions.find(token) : null;
+      const session = !token
+        ? null
+        : request.routeOptions.config.session_checked_by_write
+          ? await context.sessions.findRecent(token)
+          : await context.sessions.find(token);
       if (!session) throw unauthenticated();
       request.session = session;
     }

@@ -4,7 +4,7 @@ import { centsFromDollars, dollarsFromCents, formatUsdFromCents } from "@tp/doma
 import { rulebook_version_current } from "@tp/domain/rulebook";
 import { type PlaceTradeRequest, tradeMessages } from "@tp/domain/trade-form";
 import type { AppContext } from "../app-context.ts";
-import { AppError, validationError } from "../http/errors.ts";
+import { AppError, unauthenticated, validationError } from "../http/errors.ts";
 import { type IdempotencyKey, idempotencyKeyReused } from "../idempotency/idempotency.ts";
 import { marketStatusOf } from "../prices/market-status.ts";
 import { tradeGuardError } from "./trade-guard.ts";
@@ -29,8 +29,11 @@ export async function placeTrade(
   userId: number,
   input: PlaceTradeRequest,
   idempotency: IdempotencyKey | null,
-  /** The request's arrival and its session's sign-in (the session time limit counts from it). */
-  request: { receivedAt: Date; sessionStartedAt: Date } | null = null,
+  /**
+   * The request's arrival and its session: the session time limit counts from its sign-in,
+   * and place_trades checks it live (so the route may take it from recent lookups).
+   */
+  request: { receivedAt: Date; sessionStartedAt: Date; sessionId: number } | null = null,
 ): Promise<PlaceTradeReply> {
   const { clock, config, marketData, bus, tradeBatcher } = context;
   const asset = findAsset(input.asset)!;
@@ -97,7 +100,16 @@ export async function placeTrade(
     rule_version: rulebook_version_current,
     received_at: request ? isoTime(request.receivedAt.getTime()) : null,
     session_started_at: request ? isoTime(request.sessionStartedAt.getTime()) : null,
+    ...(request
+      ? context.sessions.writeCheck(request.sessionId, now)
+      : {
+          session_id: null,
+          session_seen_after: null,
+          session_created_after: null,
+          session_touch_before: null,
+        }),
   });
+  if (result.outcome === "unauthenticated") throw unauthenticated();
   if (result.outcome === "insufficient") {
     throw new AppError("INSUFFICIENT_FUNDS", tradeMessages.insufficientBalance);
   }

@@ -34,10 +34,18 @@ export interface TradeRequest {
   received_at: string | null;
   /** The session's sign-in, for the trader's session time limit; null when not known. */
   session_started_at: string | null;
+  /**
+   * The session the request came from, checked live in the call's transaction (the
+   * session lookup's `writeCheck`); nulls when not from a signed-in request.
+   */
+  session_id: number | null;
+  session_seen_after: string | null;
+  session_created_after: string | null;
+  session_touch_before: string | null;
 }
 
 export interface TradeOutcome {
-  outcome: "placed" | "replay" | "insufficient" | "refused" | "guarded";
+  outcome: "placed" | "replay" | "insufficient" | "refused" | "guarded" | "unauthenticated";
   trade_id: number | null;
   real_cents: number | null;
   practice_cents: number | null;

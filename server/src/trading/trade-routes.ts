@@ -9,8 +9,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../app-context.ts";
-import { sessionOf } from "../http/authenticate.ts";
-import { notFound } from "../http/errors.ts";
+import { bearerToken, sessionOf } from "../http/authenticate.ts";
+import { AppError, notFound } from "../http/errors.ts";
 import { receivedAtOf } from "../http/received-at.ts";
 import { failureResponses, pageInfo } from "../http/replies.ts";
 import { idempotencyKeyOf } from "../idempotency/idempotency.ts";
@@ -43,6 +43,8 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
   routes.post(
     "/place-trade",
     {
+      // place_trades checks the session live in the trade's own transaction.
+      config: { session_checked_by_write: true },
       schema: {
         tags: ["trading"],
         summary: "Place a call or put at the price in force now; accepts Idempotency-Key",
@@ -55,14 +57,24 @@ export async function tradeRoutes(app: FastifyInstance, context: AppContext) {
       },
     },
     async (request, reply) => {
-      const { userId, country, startedAt } = sessionOf(request);
+      const { userId, country, startedAt, sessionId } = sessionOf(request);
       // Real money is refused to residents of a restricted country; practice stays open.
       if (!request.body.is_practice) refuseRealMoneyIn(context.config, country);
       context.rateLimiter.consume(rateRules.placeTradePerAccount, String(userId));
-      const result = await placeTrade(context, userId, request.body, idempotencyKeyOf(request), {
-        receivedAt: receivedAtOf(request),
-        sessionStartedAt: startedAt,
-      });
+      let result: Awaited<ReturnType<typeof placeTrade>>;
+      try {
+        result = await placeTrade(context, userId, request.body, idempotencyKeyOf(request), {
+          receivedAt: receivedAtOf(request),
+          sessionStartedAt: startedAt,
+          sessionId,
+        });
+      } catch (error) {
+        // The session ended since this process looked it up: the next request looks again.
+        if (error instanceof AppError && error.code === "UNAUTHENTICATED") {
+          context.sessions.forget(bearerToken(request) ?? "");
+        }
+        throw error;
+      }
       if (result.replayed) reply.header("idempotency-replayed", "true");
       else context.settlement.wake(new Date(result.body.data.trade.expires_at));
       return reply.status(result.statusCode as 201).send(result.body);

@@ -1,7 +1,8 @@
 // (a) POST /api/v1/place-trade over HTTP keep-alive: 1,000 traders, 64 connections (or
 // BENCH_PLACE_CONNECTIONS), every request with its own Idempotency-Key. Maximum rate
-// (autocannon, closed loop), then latency at half and at a quarter of that rate (open loop),
-// beside pgbench's rate for a one-row-update-plus-insert transaction on the same database in
+// (autocannon, closed loop), then latency at half and at a quarter of that rate (open loop,
+// bench/lib/lean-open-loop.ts: raw keep-alive sockets as autocannon drives them, since
+// autocannon's own rate limit is per-second budgets, not a schedule), beside pgbench's rate for a one-row-update-plus-insert transaction on the same database in
 // the same run, and beside a minimal Fastify route (bench/minimal-fastify.ts) taking the same
 // requests from the same client.
 import { fork } from "node:child_process";
@@ -10,7 +11,8 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { type AutocannonOutcome, autocannonMax } from "./lib/autocannon-load.ts";
 import { adminDatabaseUrl, type PlatformChild, startPlatformChild } from "./lib/child.ts";
-import { closedLoop, keepAliveAgent, type LoadOutcome, openLoop } from "./lib/http-load.ts";
+import { closedLoop, keepAliveAgent, type LoadOutcome } from "./lib/http-load.ts";
+import { leanOpenLoop } from "./lib/lean-open-loop.ts";
 import { ledgerCheckRows } from "./lib/ledger-rows.ts";
 import {
   createPgbenchTables,
@@ -273,9 +275,9 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
       const passActivity = sampleActivity(server.databaseUrl, server.databaseName);
       const passCpuBefore = cpuByGroup(server.pid);
       const passWallBefore = performance.now();
-      const pass = await openLoop({
+      const pass = await leanOpenLoop({
         baseUrl: server.baseUrl,
-        agent,
+        connections,
         ratePerSecond,
         durationMs: pass_ms,
         maxOutstanding: 5_000,

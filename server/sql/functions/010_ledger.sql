@@ -317,12 +317,16 @@ CREATE OR REPLACE FUNCTION ledger_trader_account_ids(
   p_currency text
 ) RETURNS bigint[] LANGUAGE plpgsql STABLE AS $$
 BEGIN
-  RETURN (
-    SELECT COALESCE(array_agg(a.id ORDER BY o.ordinality), '{}')
+  -- One probe of ledger_accounts_trader_idx per owner, whatever the statistics say: as a
+  -- join, a table never analyzed (the embedded database never analyzes; autovacuum may be
+  -- off) was read whole for every batch (2,000 accounts for 25 owners: 0.55 ms a call).
+  RETURN ARRAY(
+    SELECT (SELECT a.id FROM ledger_accounts a
+            WHERE a.user_id = o.user_id
+              AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
+              AND a.currency = p_currency)
     FROM unnest(p_owners) WITH ORDINALITY AS o
-    LEFT JOIN ledger_accounts a
-      ON a.user_id = o.user_id AND a.currency = p_currency
-     AND a.code = CASE WHEN o.is_practice THEN 'practice' ELSE 'real' END
+    ORDER BY o.ordinality
   );
 END
 $$;

@@ -91,7 +91,14 @@ BEGIN
     UNION ALL
     SELECT c.ordinality::integer, false, k.request_hash, k.status_code, k.response_body
     FROM unnest(p_claims) WITH ORDINALITY AS c
-    JOIN idempotency_keys k ON k.user_id = c.user_id AND k.key = c.key
+    -- A probe of the key's primary key per claim, whatever the statistics say: as a join,
+    -- a plan cached while the table was small read the whole table for every replay (the
+    -- LIMIT keeps the planner from turning the probe back into that join).
+    CROSS JOIN LATERAL (
+      SELECT x.request_hash, x.status_code, x.response_body FROM idempotency_keys x
+      WHERE x.user_id = c.user_id AND x.key = c.key
+      LIMIT 1
+    ) k
     WHERE NOT (c.ordinality::integer = ANY (v_fresh));
 END
 $$;

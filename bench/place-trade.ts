@@ -414,6 +414,10 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
           "half max: trades per place_trades call (mean) / call duration p50 / p99 (ms) / event-loop delay p99 / max (ms)",
         value: `${fixed(halfPass.completed / Math.max(1, halfProbe.transactions), 1)} / ${fixed(halfProbe.transactionMs.p50, 2)} / ${fixed(halfProbe.transactionMs.p99, 2)} / ${fixed(halfProbe.eventLoopDelayMs.p99)} / ${fixed(halfProbe.eventLoopDelayMs.max)}`,
       },
+      {
+        metric: "half max: the server's GC pauses: count / total / mean / max (ms)",
+        value: `${halfProbe.gcPauseMs.count} / ${fixed(halfProbe.gcPauseMs.totalMs, 0)} / ${fixed(halfProbe.gcPauseMs.mean)} / ${fixed(halfProbe.gcPauseMs.max)}`,
+      },
       ...latencyRows(`quarter max (open loop at ${quarterRate}/s, 15 s)`, quarter.pass),
       {
         metric: "quarter max: CPU cores (2 in all)",
@@ -423,6 +427,10 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         metric:
           "quarter max: trades per place_trades call (mean) / call duration p50 / p99 (ms) / event-loop delay p99 / max (ms)",
         value: `${fixed(quarter.pass.completed / Math.max(1, quarter.probe.transactions), 1)} / ${fixed(quarter.probe.transactionMs.p50, 2)} / ${fixed(quarter.probe.transactionMs.p99, 2)} / ${fixed(quarter.probe.eventLoopDelayMs.p99)} / ${fixed(quarter.probe.eventLoopDelayMs.max)}`,
+      },
+      {
+        metric: "quarter max: the server's GC pauses: count / total / mean / max (ms)",
+        value: `${quarter.probe.gcPauseMs.count} / ${fixed(quarter.probe.gcPauseMs.totalMs, 0)} / ${fixed(quarter.probe.gcPauseMs.mean)} / ${fixed(quarter.probe.gcPauseMs.max)}`,
       },
       {
         metric: "max pass: trades per place_trades call (mean)",

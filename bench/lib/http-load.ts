@@ -69,7 +69,7 @@ function record(outcome: LoadOutcome, status: number | "network", latencyMs: num
   }
 }
 
-function emptyOutcome(): LoadOutcome {
+export function emptyOutcome(): LoadOutcome {
   return { sent: 0, completed: 0, elapsedS: 0, latenciesMs: [], failures: {}, skipped: 0 };
 }
 
@@ -102,9 +102,44 @@ export async function closedLoop(options: {
 }
 
 /**
- * Requests at `ratePerSecond` on a fixed schedule for `durationMs`; latency counts from the
- * scheduled send time (so queueing behind busy connections is included, not hidden).
+ * An open loop's schedule: from `started`, a request every 1/`ratePerSecond` s for
+ * `durationMs`, each handed to `sendDue` with the time it was due (latency counts from it, so
+ * queueing behind busy connections is included, not hidden); skipped, and counted, while
+ * `outstanding()` is at `maxOutstanding`. Returns once the last is handed over.
  */
+export async function onSchedule(
+  options: {
+    ratePerSecond: number;
+    durationMs: number;
+    maxOutstanding: number;
+    next: (sequence: number) => RequestSpec;
+  },
+  started: number,
+  outcome: LoadOutcome,
+  outstanding: () => number,
+  sendDue: (dueAt: number, spec: RequestSpec) => void,
+): Promise<void> {
+  const intervalMs = 1000 / options.ratePerSecond;
+  const total = Math.floor((options.durationMs / 1000) * options.ratePerSecond);
+  let scheduled = 0;
+  while (scheduled < total && performance.now() - started < options.durationMs + 5_000) {
+    const now = performance.now();
+    while (scheduled < total && started + scheduled * intervalMs <= now) {
+      const dueAt = started + scheduled * intervalMs;
+      scheduled += 1;
+      if (outstanding() >= options.maxOutstanding) {
+        outcome.skipped += 1;
+        continue;
+      }
+      const spec = options.next(outcome.sent);
+      outcome.sent += 1;
+      sendDue(dueAt, spec);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** Requests at `ratePerSecond` on a fixed schedule for `durationMs` (see onSchedule). */
 export async function openLoop(options: {
   baseUrl: string;
   agent: http.Agent;
@@ -115,30 +150,21 @@ export async function openLoop(options: {
 }): Promise<LoadOutcome> {
   const base = new URL(options.baseUrl);
   const outcome = emptyOutcome();
-  const intervalMs = 1000 / options.ratePerSecond;
-  const total = Math.floor((options.durationMs / 1000) * options.ratePerSecond);
   const inFlight = new Set<Promise<void>>();
   const started = performance.now();
-  let scheduled = 0;
-  while (scheduled < total && performance.now() - started < options.durationMs + 5_000) {
-    const now = performance.now();
-    while (scheduled < total && started + scheduled * intervalMs <= now) {
-      const dueAt = started + scheduled * intervalMs;
-      scheduled += 1;
-      if (inFlight.size >= options.maxOutstanding) {
-        outcome.skipped += 1;
-        continue;
-      }
-      const spec = options.next(outcome.sent);
-      outcome.sent += 1;
+  await onSchedule(
+    options,
+    started,
+    outcome,
+    () => inFlight.size,
+    (dueAt, spec) => {
       const request = send(options.agent, base, spec).then(({ status }) => {
         record(outcome, status, performance.now() - dueAt);
         inFlight.delete(request);
       });
       inFlight.add(request);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
+    },
+  );
   await Promise.all(inFlight);
   outcome.elapsedS = (performance.now() - started) / 1000;
   return outcome;

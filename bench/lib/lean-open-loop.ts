@@ -7,7 +7,7 @@
 // share at once), not by a schedule.
 import net from "node:net";
 import { performance } from "node:perf_hooks";
-import type { LoadOutcome, RequestSpec } from "./http-load.ts";
+import { emptyOutcome, type LoadOutcome, onSchedule, type RequestSpec } from "./http-load.ts";
 
 interface Connection {
   socket: net.Socket;
@@ -56,14 +56,7 @@ export async function leanOpenLoop(options: {
 }): Promise<LoadOutcome> {
   const base = new URL(options.baseUrl);
   const host = base.host;
-  const outcome: LoadOutcome = {
-    sent: 0,
-    completed: 0,
-    elapsedS: 0,
-    latenciesMs: [],
-    failures: {},
-    skipped: 0,
-  };
+  const outcome = emptyOutcome();
   let started = performance.now();
   const idle: Connection[] = [];
   /** Due requests waiting for a free connection, oldest first. */
@@ -133,28 +126,19 @@ export async function leanOpenLoop(options: {
     idle.push(connection);
   }
 
-  const intervalMs = 1000 / options.ratePerSecond;
-  const total = Math.floor((options.durationMs / 1000) * options.ratePerSecond);
   started = performance.now();
-  let scheduled = 0;
-  while (scheduled < total && performance.now() - started < options.durationMs + 5_000) {
-    const now = performance.now();
-    while (scheduled < total && started + scheduled * intervalMs <= now) {
-      const dueAt = started + scheduled * intervalMs;
-      scheduled += 1;
-      if (outstanding >= options.maxOutstanding) {
-        outcome.skipped += 1;
-        continue;
-      }
-      const spec = options.next(outcome.sent);
-      outcome.sent += 1;
+  await onSchedule(
+    options,
+    started,
+    outcome,
+    () => outstanding,
+    (dueAt, spec) => {
       outstanding += 1;
       queued.push({ dueAt, bytes: requestBytes(host, spec) });
       const connection = idle.pop();
       if (connection) dispatch(connection);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
+    },
+  );
   if (outstanding > 0) {
     await new Promise<void>((resolve) => {
       onDrained = resolve;

@@ -233,10 +233,10 @@ export interface SessionWriteCheck {
 }
 
 /**
- * How long findRecent trusts a lookup. Short: what it saves is a lookup per request under
- * load, which a second already gives; and the session's country and sign-in time it returns
- * never change while it lives (a closed account's sessions are revoked), so this bounds
- * only memory.
+ * How long findRecent reuses a lookup. Short, because a busy trader's requests come seconds
+ * apart: a second already saves nearly every lookup. Staleness is not what it bounds: the
+ * write checks the session live, and the country and sign-in time it carries never change
+ * while the session lives (a closed account's sessions are revoked).
  */
 const session_recent_ms = 10_000;
 /** Most sessions findRecent remembers; past it the oldest go first. */
@@ -248,8 +248,9 @@ const session_lookups_in_flight_max = 2;
 /**
  * The same answers as `findSession`, for every signed-in request: lookups that arrive while
  * others run go together in one query, so a busy process does not spend a round trip (and
- * a connection) per request on its sessions. Nothing is cached: a revoked session is
- * refused by the very next lookup.
+ * a connection) per request on its sessions. `find` caches nothing: a revoked session is
+ * refused by the very next lookup. Only `findRecent` remembers, for a route whose write
+ * refuses a revoked session itself.
  */
 export function createSessionLookup(
   queryable: Queryable,

@@ -7,7 +7,7 @@
 // `transaction` are wrapped to count statements and to time each transaction, and in it the
 // moment the house account's row lock is taken (the UPDATE of a house ledger row returns)
 // until the transaction has committed.
-import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { findAsset, findExpiration, roundPrice } from "@tp/domain/catalogue";
 import { createStaff } from "../server/src/admin/first-admin.ts";
 import { hashPassword } from "../server/src/auth/passwords.ts";
@@ -23,7 +23,14 @@ import { linkIn } from "../server/src/testing/smtp-capture.ts";
 import { startTestPlatform } from "../server/src/testing/test-platform.ts";
 import { createTrader } from "../server/src/users/users.ts";
 import { serveParentCalls } from "./lib/child-ipc.ts";
-import { coresBetween, cpuByGroup, eventLoopDelayMs, summarise } from "./lib/stats.ts";
+import {
+  coresBetween,
+  cpuByGroup,
+  eventLoopDelayMs,
+  gcPauseSummary,
+  recordGcPauses,
+  summarise,
+} from "./lib/stats.ts";
 import { tickLoopControl } from "./lib/tick-loop.ts";
 
 /**
@@ -320,15 +327,13 @@ database.transaction = async <T>(work: (transaction: Queryable) => Promise<T>): 
 const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
 eventLoopDelay.enable();
 let windowStart = performance.now();
-/** The server's garbage-collection pauses since probeReset (ms each, all kinds). */
-let gcPausesMs: number[] = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) gcPausesMs.push(entry.duration);
-}).observe({ entryTypes: ["gc"] });
+/** The server's garbage-collection pauses since probeReset. */
+let gcPauses = recordGcPauses();
 
 function probeReset() {
   records = [];
-  gcPausesMs = [];
+  gcPauses.stop();
+  gcPauses = recordGcPauses();
   statementCounts.clear();
   eventLoopDelay.reset();
   windowStart = performance.now();
@@ -369,10 +374,7 @@ function probeReport(kindPrefix: string) {
     transactionKinds: [...kinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
     statements: [...statementCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20),
     eventLoopDelayMs: eventLoopDelayMs(eventLoopDelay),
-    gcPauseMs: {
-      ...summarise(gcPausesMs),
-      totalMs: gcPausesMs.reduce((sum, pause) => sum + pause, 0),
-    },
+    gcPauseMs: gcPauseSummary(gcPauses.pausesMs),
   };
 }
 

@@ -2,7 +2,7 @@
 // CPU and memory readings from /proc, and the result table.
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import type { IntervalHistogram } from "node:perf_hooks";
+import { type IntervalHistogram, PerformanceObserver } from "node:perf_hooks";
 
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export function percentile(sorted: ArrayLike<number>, fraction: number): number {
@@ -22,6 +22,58 @@ export function summarise(values: number[]) {
     p90: percentile(sorted, 0.9),
     p99: percentile(sorted, 0.99),
     max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
+  };
+}
+
+/**
+ * This process's garbage-collection pauses (ms each, all kinds) from now until `stop`. The
+ * load generator watches its own: a pause of its event loop delays the sends it schedules,
+ * and that delay counts in the latency it measures as if the server had taken it.
+ */
+export function recordGcPauses() {
+  const pausesMs: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pausesMs.push(entry.duration);
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return {
+    pausesMs,
+    stop() {
+      observer.disconnect();
+      return gcPauseSummary(pausesMs);
+    },
+  };
+}
+
+export function gcPauseSummary(pausesMs: number[]) {
+  return { ...summarise(pausesMs), totalMs: pausesMs.reduce((sum, pause) => sum + pause, 0) };
+}
+
+/**
+ * How a latency pass's slow replies are spread: those over `thresholdMs`, and the stalls
+ * they make, a stall being slow replies whose due times lie within `gapMs` of each other.
+ * A few stalls holding them all is an episode (a slow fsync, a long pause somewhere); many
+ * small ones are queueing spread over the pass.
+ */
+export function slowReplyStalls(
+  replies: { dueMs: number[]; latenciesMs: number[] },
+  thresholdMs: number,
+  gapMs = 200,
+) {
+  const slowDueMs = replies.dueMs
+    .filter((_, index) => replies.latenciesMs[index]! > thresholdMs)
+    .sort((a, b) => a - b);
+  const stallSizes: number[] = [];
+  let lastDueMs = Number.NEGATIVE_INFINITY;
+  for (const dueMs of slowDueMs) {
+    if (dueMs - lastDueMs > gapMs) stallSizes.push(0);
+    stallSizes[stallSizes.length - 1]! += 1;
+    lastDueMs = dueMs;
+  }
+  return {
+    slow: slowDueMs.length,
+    stalls: stallSizes.length,
+    largestStalls: stallSizes.sort((a, b) => b - a).slice(0, 3),
   };
 }
 

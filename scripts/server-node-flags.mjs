@@ -19,8 +19,10 @@
 // scavenge took 14–17 ms and promoted ~3.5 MB, and mark-compacts came every few seconds:
 // the half-max pass's p99 was 50–220 ms. Without pretenuring, at 2,300 trades/s over 15 s
 // passes: GC 323–381 ms in all (was 823–1,208), longest pause 9–22 ms (27–53), p99
-// 31–49 ms (50–221), server CPU 0.40–0.44 cores (0.45–0.66); settlement's burst no slower
-// and its server CPU lower (bench/RESULTS.md, issue 16's nineteenth session).
+// 31–49 ms (50–221), server CPU 0.40–0.44 cores (0.45–0.66). In the full place-trade bench
+// the half pass's p99 did not move (its tail is elsewhere); settlement's real-time second
+// took 0.32–0.36 server cores instead of 0.49–0.52 (bench/RESULTS.md, issue 16's nineteenth
+// session).
 export const serverNodeFlags = ["--max-semi-space-size=32", "--no-allocation-site-pretenuring"];
 
 /** The flags of `serverNodeFlags` missing from a process's `execArgv`. */

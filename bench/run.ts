@@ -2,7 +2,8 @@
 // printed as a table, then one JSON line per benchmark. Needs PostgreSQL at DATABASE_URL
 // (default postgres://postgres@127.0.0.1:5432/postgres) and pgbench; not part of npm test.
 //   place-trade  POST /api/v1/place-trade, 1,000 traders, 64 keep-alive connections
-//                (BENCH_PLACE_CONNECTIONS), vs pgbench
+//                (BENCH_PLACE_CONNECTIONS), vs pgbench; BENCH_PLACE_HALF_RATE fixes the half
+//                pass's rate (requests a second) to compare engines at one load
 //   settlement   50,000 trades expiring in the same second
 //   stream       WebSocket fan-out ramp 1k → 10k sockets × 10 symbols × 4 ticks/s, beside a
 //                minimal ws server; then two server processes on Redis (needs REDIS_URL)

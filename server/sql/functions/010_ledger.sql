@@ -92,6 +92,7 @@ DECLARE
   v_sequence text := pg_get_serial_sequence('journal_entries', 'id');
   v_all_fit boolean;
   v_merged ledger_entry_in[];
+  v_account_ids bigint[];
 BEGIN
   IF COALESCE(cardinality(p_entries), 0) = 0 THEN
     IF COALESCE(cardinality(p_also_lock), 0) > 0 THEN
@@ -116,9 +117,10 @@ BEGIN
   END IF;
 
   -- 1. Every account of the batch (and the caller's others), locked in the global order.
-  v_system := ledger_lock(ARRAY(
+  v_account_ids := ARRAY(
     SELECT DISTINCT p.account_id FROM unnest(p_entries) AS e, unnest(e.postings) AS p
-  ) || COALESCE(p_also_lock, '{}'));
+  );
+  v_system := ledger_lock(v_account_ids || COALESCE(p_also_lock, '{}'));
 
   -- The common case (issue 16): no probe entry, and every trader account's net change
   -- leaves it at zero or more. Then no entry can come up short (credits count first, so a
@@ -237,6 +239,12 @@ BEGIN
   --    (migration 028): in entry order, then posting order, from the head on the account's
   --    row, which this transaction holds locked (step 1). The new heads go back on the rows,
   --    with the balances when every entry fits (above).
+  --    `linked` reads the batch's accounts by their key (`a.id = ANY (v_account_ids)`), a
+  --    few rows the planner then expects, so heads_out updates them by their key too.
+  --    Joined on the postings alone, on an estimate without statistics (the embedded
+  --    database never analyzes; autovacuum may be off) the planner hashed the whole table
+  --    in both, each call: ~0.6 ms a call at the bench's 2,000 accounts (bench/RESULTS.md,
+  --    issue 16's twenty-first session).
   RETURN QUERY
   WITH posted AS (
     SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings
@@ -263,7 +271,7 @@ BEGIN
            )) OVER chain AS link
     FROM written w
     CROSS JOIN LATERAL unnest(w.postings) WITH ORDINALITY AS p(account_id, amount_cents, pord)
-    JOIN ledger_accounts a ON a.id = p.account_id
+    JOIN ledger_accounts a ON a.id = p.account_id AND a.id = ANY (v_account_ids)
     WINDOW chain AS (PARTITION BY p.account_id ORDER BY w.ord, p.pord)
   ), postings_in AS (
     INSERT INTO postings (entry_id, account_id, amount_cents, chain_seq, prev_hash, row_hash)

@@ -45,6 +45,8 @@ BEGIN
     WHERE x.session_id IS NOT NULL
     GROUP BY x.session_id
   ) t
-  WHERE s.id = t.session_id AND s.last_seen_at < t.touch_before;
+  -- `s.id = ANY`: the sessions by their key, not the whole table hashed on a
+  -- statistics-free estimate (as in ledger_post, 010_ledger.sql).
+  WHERE s.id = t.session_id AND s.id = ANY (p_session_ids) AND s.last_seen_at < t.touch_before;
 END
 $$;

@@ -202,7 +202,14 @@ export function cpuByGroup(serverPids: number | number[] | null): CpuReading {
     const pid = Number(entry);
     if (servers.has(pid)) totals.server += seconds;
     else if (pid === process.pid) totals.bench += seconds;
-    else if (name === "postgres" || name === "pgbench") totals.postgres += seconds;
+    else if (name === "postgres" || name === "pgbench") {
+      // With the CPU of its children that have exited (cutime + cstime): the postmaster's
+      // holds every backend it has reaped. Without it, a backend that ended inside a window
+      // (the server's pool closes a connection idle for 30 s) took all the CPU it had used
+      // since it started out of PostgreSQL's sum, and "rest of machine" showed it instead.
+      totals.postgres +=
+        seconds + (Number(fields[13]) + Number(fields[14])) / clock_ticks_per_second;
+    }
   }
   totals.machine = machineCpu().busy / clock_ticks_per_second;
   return totals;

@@ -244,7 +244,9 @@ BEGIN
   --    Joined on the postings alone, on an estimate without statistics (the embedded
   --    database never analyzes; autovacuum may be off) the planner hashed the whole table
   --    in both, each call: ~0.6 ms a call at the bench's 2,000 accounts (bench/RESULTS.md,
-  --    issue 16's twenty-first session).
+  --    issue 16's twenty-first session). Not beside a join the planner runs as a nested loop
+  --    (heads_out's, or the "all fit" test's above): there the array went into every probe
+  --    of the key, 5.3 ms for that test at 200 trades.
   RETURN QUERY
   WITH posted AS (
     SELECT e.ordinality::integer AS ord, e.kind, e.reference, e.created_at, e.postings

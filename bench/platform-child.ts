@@ -7,8 +7,11 @@
 // `transaction` are wrapped to count statements and to time each transaction, and in it the
 // moment the house account's row lock is taken (the UPDATE of a house ledger row returns)
 // until the transaction has committed.
+
+import { createHash } from "node:crypto";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { findAsset, findExpiration, roundPrice } from "@tp/domain/catalogue";
+import { rulebook_version_current } from "@tp/domain/rulebook";
 import { createStaff } from "../server/src/admin/first-admin.ts";
 import { hashPassword } from "../server/src/auth/passwords.ts";
 import { createSession, sessionLifetimesOf } from "../server/src/auth/sessions.ts";
@@ -21,6 +24,7 @@ import { audit_window_ms } from "../server/src/prices/ticks-around.ts";
 import { signInWithSecondFactor } from "../server/src/testing/second-factor-sign-in.ts";
 import { linkIn } from "../server/src/testing/smtp-capture.ts";
 import { startTestPlatform } from "../server/src/testing/test-platform.ts";
+import { placeTradesStatement, type TradeRequest } from "../server/src/trading/trade-batcher.ts";
 import { createTrader } from "../server/src/users/users.ts";
 import { serveParentCalls } from "./lib/child-ipc.ts";
 import {
@@ -383,6 +387,7 @@ function probeReport(kindPrefix: string) {
 interface Trader {
   userId: number;
   token: string;
+  sessionId: number;
 }
 const traders: Trader[] = [];
 
@@ -410,14 +415,14 @@ async function createTraders(count: number): Promise<{ tokens: string[]; seconds
           now,
         );
         if (!user) throw new Error(`trader ${index} already exists`);
-        const { token } = await createSession(
+        const { token, sessionId } = await createSession(
           transaction,
           user.id,
           now,
           { ip: "127.0.0.1", userAgent: "bench" },
           sessionLifetimesOf(platform.context.config),
         );
-        traders.push({ userId: user.id, token });
+        traders.push({ userId: user.id, token, sessionId });
       }
     });
   }
@@ -460,6 +465,57 @@ async function drainDue(startedMs: number, deadlineMs: number, maxCalls: number)
     if (open === 0) break;
   }
   return { settled, calls, open, errors };
+}
+
+// --- one place_trades call's cost (call-cost) ---------------------------------------------
+
+let callCostSerial = 0;
+
+/**
+ * `count` place_trades calls of `size` trades each, as the trade batcher would send them
+ * (`placeTradesStatement`): practice trades of distinct traders, each request with its own
+ * Idempotency-Key and the trader's live session, as POST /api/v1/place-trade makes them
+ * (place-trade.ts), minus HTTP and the price checks. The parent runs them on a connection of
+ * its own, so that it can read that backend's CPU time around each call.
+ */
+function placeTradesStatements(size: number, count: number) {
+  if (traders.length < size) throw new Error(`createTraders first (${size} needed)`);
+  const asset = findAsset("EURUSD")!;
+  const expiration = findExpiration(60)!;
+  const now = platform.clock.now();
+  const statements: Array<{ sql: string; params: [string, string] }> = [];
+  for (let call = 0; call < count; call++) {
+    const requests: TradeRequest[] = [];
+    for (let item = 0; item < size; item++) {
+      callCostSerial += 1;
+      const trader = traders[callCostSerial % traders.length]!;
+      const key = `call-cost-${process.pid}-${callCostSerial}`;
+      requests.push({
+        user_id: trader.userId,
+        is_practice: true,
+        asset: asset.symbol,
+        direction: callCostSerial % 2 === 0 ? "call" : "put",
+        stake_cents: 100,
+        duration_seconds: expiration.seconds,
+        payout_percent: expiration.payoutPercent,
+        entry_price: 1.1,
+        entry_at: now.toISOString(),
+        feed: "simulated",
+        start_time: now.toISOString(),
+        expires_at: new Date(now.getTime() + expiration.seconds * 1000).toISOString(),
+        refusal: null,
+        key,
+        hash: createHash("sha256").update(key).digest("hex"),
+        rule_version: rulebook_version_current,
+        received_at: now.toISOString(),
+        session_started_at: now.toISOString(),
+        ...platform.context.sessions.writeCheck(trader.sessionId, now),
+      });
+    }
+    // Consecutive calls on consecutive house shards, as the batcher sends them.
+    statements.push(placeTradesStatement(requests, callCostSerial % house_shards));
+  }
+  return statements;
 }
 
 // --- settlement ------------------------------------------------------------------------
@@ -866,6 +922,9 @@ const api = {
   },
   async createTraders(params: { count: number }) {
     return createTraders(params.count);
+  },
+  async placeTradesStatements(params: { size: number; count: number }) {
+    return placeTradesStatements(params.size, params.count);
   },
   async offerTick(params: { symbol: string; price: number }) {
     offerTick(params.symbol, params.price);

@@ -9,11 +9,15 @@
 //                minimal ws server; then two server processes on Redis (needs REDIS_URL)
 //   hot-path     GET /api/v1/user and POST /api/v1/login on PGlite (the original benchmark)
 //   lighthouse   Lighthouse mobile on the public pages (needs `npm run build` and Chromium)
+//   call-cost    PostgreSQL's CPU for one place_trades call of 1, 5, 20 and 80 trades
+//                (BENCH_CALL_COST_SIZES, BENCH_CALL_COST_ROUNDS): the fixed part and per trade;
+//                BENCH_CALL_COST_COMPARE_SQL compares a session setting in the same minutes
 //   cost-growth  place-trade and settlement cost at 1k, 10k, 100k and 1M settled trades in the
 //                database (~17 min: run it by name; BENCH_GROWTH_SIZES=1000,10000 is shorter)
 //   soak         the realistic mix for BENCH_SOAK_MINUTES (default 30) on the system clock,
 //                then memory, connections, table sizes, retention, ledger and journal checks
 import { performance } from "node:perf_hooks";
+import { runCallCostBench } from "./call-cost.ts";
 import { runCostGrowthBench } from "./cost-growth.ts";
 import { runHotPathBench } from "./hot-path.ts";
 import {
@@ -39,6 +43,7 @@ const benchmarks: Record<string, () => Promise<BenchResult>> = {
   stream: runStreamBench,
   "hot-path": runHotPathBench,
   lighthouse: runLighthouseBench,
+  "call-cost": runCallCostBench,
   "cost-growth": runCostGrowthBench,
   soak: runSoakBench,
 };

@@ -77,6 +77,28 @@ export const trade_batch_max = 500;
 const trade_batches_in_flight_max = 2;
 const trade_batch_overlap_min = 96;
 
+/**
+ * The one `place_trades` call of a batch whose stakes all go to house shard `shard`: its SQL
+ * and parameters (the batcher's, and the call-cost benchmark's, bench/call-cost.ts).
+ */
+export function placeTradesStatement(
+  requests: TradeRequest[],
+  shard: number,
+): { sql: string; params: [string, string] } {
+  return {
+    sql: "SELECT * FROM place_trades($1::jsonb, $2)",
+    params: [
+      JSON.stringify(
+        requests.map((request) => ({
+          ...request,
+          house_code: houseShardCode(request.is_practice, shard),
+        })),
+      ),
+      DEFAULT_CURRENCY,
+    ],
+  };
+}
+
 /** Place-trade requests go to `place_trades` in batches (see RequestBatcher). */
 export function createTradeBatcher(database: Database): TradeBatcher {
   let shard = 0;
@@ -92,17 +114,10 @@ export function createTradeBatcher(database: Database): TradeBatcher {
       // calls running at once never queue on each other's house row. Which shard holds a
       // stake does not matter to anyone: the house is the sum of its shards.
       shard = (shard + 1) % house_shards;
+      const statement = placeTradesStatement(requests, shard);
       const result = await database.query<TradeOutcome & { item: number }>(
-        "SELECT * FROM place_trades($1::jsonb, $2)",
-        [
-          JSON.stringify(
-            requests.map((request) => ({
-              ...request,
-              house_code: houseShardCode(request.is_practice, shard),
-            })),
-          ),
-          DEFAULT_CURRENCY,
-        ],
+        statement.sql,
+        statement.params,
       );
       return result.rows.sort((a, b) => a.item - b.item);
     },

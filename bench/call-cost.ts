@@ -40,7 +40,10 @@ function parsePositiveList(text: string): number[] {
   return values;
 }
 
-/** A process's time on a CPU so far (ns): the first field of /proc/<pid>/schedstat. */
+/**
+ * A process's time on a CPU so far (ns): the first field of /proc/<pid>/schedstat. Not
+ * stats.ts's processCpuSeconds: /proc/<pid>/stat counts in 10 ms ticks, longer than most calls.
+ */
 function cpuNanoseconds(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
 }

@@ -18,7 +18,9 @@
 // BENCH_CALL_COST_COMPARE_SQL (e.g. "SET plan_cache_mode = force_generic_plan") compares: a
 // second connection runs it once, and the calls alternate between the two connections, so
 // both are measured in the same minutes (this machine's speed moves by a third between
-// runs minutes apart, more than most changes to a call's cost).
+// runs minutes apart, more than most changes to a call's cost). A changed function compares
+// the same way: a script that creates it in a schema of its own and ends with
+// `SET search_path = <that schema>, public` (its first line names it in the table).
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -46,6 +48,12 @@ function parsePositiveList(text: string): number[] {
  */
 function cpuNanoseconds(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
+}
+
+/** A script's first line, cut at 60 characters. */
+function shortLabel(sql: string): string {
+  const first = sql.trim().split("\n")[0]!;
+  return first.length > 60 ? `${first.slice(0, 59)}…` : first;
 }
 
 /** Least squares of y on x: the fixed part (intercept) and the part per unit (slope). */
@@ -86,7 +94,8 @@ export async function runCallCostBench(): Promise<BenchResult> {
       const { pid } = (await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"))
         .rows[0]!;
       return {
-        label: setupSql ?? "as configured",
+        // The SQL's first line names it in the table (a script of variant functions is long).
+        label: setupSql === null ? "as configured" : shortLabel(setupSql),
         client: connection,
         backend: pid,
         cpuMs: new Map<number, number[]>(sizes.map((size) => [size, []])),

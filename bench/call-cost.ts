@@ -9,9 +9,10 @@
 // practice trades of distinct traders, each request with its own Idempotency-Key and session
 // check), and this process runs the calls one at a time on a connection of its own, reading
 // that backend's CPU time (/proc/<pid>/schedstat) before and after each. CPU time, not
-// latency: it does not move with the machine's other load the way a p99 does, so two
-// engines compare in minutes. The call commits (autocommit, as the batcher's does); the
-// wall time includes waiting for the WAL flush, the CPU time does not.
+// latency: queueing behind other processes does not count, as it does in a p99. It still
+// moves with the machine's own speed, so two engines compare in one run (below), not in
+// runs minutes apart. The call commits (autocommit, as the batcher's does); the wall time
+// includes waiting for the WAL flush, the CPU time does not.
 //
 // BENCH_CALL_COST_SIZES (default 1,5,20,80) and BENCH_CALL_COST_ROUNDS (default 5): each round
 // runs a block of calls of every size, the sizes' order turning from round to round.
@@ -144,10 +145,8 @@ export async function runCallCostBench(): Promise<BenchResult> {
         cpuMs: summarise(connection.cpuMs.get(size)!),
         wallMs: summarise(connection.wallMs.get(size)!),
       }));
-      const fit =
-        sizes.length > 1
-          ? lineFit(bySize.map((entry) => [entry.size, entry.cpuMs.p50]))
-          : { fixed: Number.NaN, perUnit: Number.NaN };
+      // One size alone fits no line: both parts are NaN then.
+      const fit = lineFit(bySize.map((entry) => [entry.size, entry.cpuMs.p50]));
       const on = connections.length > 1 ? ` (${connection.label})` : "";
       for (const entry of bySize) {
         rows.push({

@@ -1,6 +1,8 @@
 import { serverMessages } from "@tp/domain/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deviceKey, ipNetwork } from "../src/auth/device-label.ts";
+import { newOpaqueToken } from "../src/auth/opaque-token.ts";
+import { sessionReuseWindowMs } from "../src/auth/sessions.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { databaseKindsUnderTest } from "../src/testing/fresh-database.ts";
 import { startTestPlatform, type TestPlatform } from "../src/testing/test-platform.ts";
@@ -17,6 +19,27 @@ const chromeOnWindows =
 const firefoxOnLinux = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
 const safariOnIPhone =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+
+describe("how long a session lookup is reused", () => {
+  it("is 5–10 s, the same for a token every time, spread evenly over tokens", () => {
+    const windowsMs = Array.from({ length: 2_000 }, () =>
+      sessionReuseWindowMs(newOpaqueToken().hash),
+    );
+    expect(Math.min(...windowsMs)).toBeGreaterThanOrEqual(5_000);
+    expect(Math.max(...windowsMs)).toBeLessThan(10_000);
+    // Lookups made in the same moment come back over the whole spread, not together: each
+    // second of it holds about a fifth of the tokens.
+    for (let second = 5; second < 10; second++) {
+      const share =
+        windowsMs.filter((ms) => ms >= second * 1_000 && ms < (second + 1) * 1_000).length /
+        windowsMs.length;
+      expect(share).toBeGreaterThan(0.15);
+      expect(share).toBeLessThan(0.25);
+    }
+    const { hash } = newOpaqueToken();
+    expect(sessionReuseWindowMs(hash)).toBe(sessionReuseWindowMs(hash));
+  });
+});
 
 describe("what counts as the same device", () => {
   it("is the browser and system without versions, and the IP's /24 (IPv6 /48)", () => {

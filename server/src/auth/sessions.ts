@@ -233,12 +233,25 @@ export interface SessionWriteCheck {
 }
 
 /**
- * How long findRecent reuses a lookup. Short, because a busy trader's requests come seconds
- * apart: a second already saves nearly every lookup. Staleness is not what it bounds: the
- * write checks the session live, and the country and sign-in time it carries never change
- * while the session lives (a closed account's sessions are revoked).
+ * The longest findRecent reuses a lookup. Short, because a busy trader's requests come
+ * seconds apart: a second already saves nearly every lookup. Staleness is not what it bounds:
+ * the write checks the session live, and the country and sign-in time it carries never
+ * change while the session lives (a closed account's sessions are revoked).
  */
 const session_recent_ms = 10_000;
+
+/**
+ * How long findRecent reuses a lookup of the token whose hash is `tokenHash`: between half
+ * of session_recent_ms and all of it, always the same for one token and spread evenly over
+ * tokens (the hash's first 32 bits). With one window for all, lookups made together ended
+ * together: after a start or a quiet spell every active trader's requests went back to the
+ * database within the same half second, and again a window later, each time beside the
+ * trades those requests were placing (bench/RESULTS.md, issue 16's twenty-third session).
+ */
+export function sessionReuseWindowMs(tokenHash: string): number {
+  const fraction = Number.parseInt(tokenHash.slice(0, 8), 16) / 2 ** 32;
+  return Math.floor(session_recent_ms * (0.5 + fraction / 2));
+}
 /** Most sessions findRecent remembers; past it the oldest go first. */
 const session_recent_max = 100_000;
 
@@ -262,24 +275,33 @@ export function createSessionLookup(
     inFlightMax: session_lookups_in_flight_max,
     run: (hashes) => liveSessionsByHash(queryable, hashes, clock.now(), lifetimes),
   });
-  const recent = new Map<string, { session: Session; foundAtMs: number }>();
+  const recent = new Map<string, { session: Session; foundAtMs: number; reuseMs: number }>();
+  /** A token's hash, or null for a token no session can have. */
+  const hashOf = (token: string) =>
+    token.length === 0 || token.length > token_length_max ? null : hashOpaqueToken(token);
   const find = async (token: string) => {
-    if (token.length === 0 || token.length > token_length_max) return null;
-    return batcher.submit(hashOpaqueToken(token));
+    const tokenHash = hashOf(token);
+    return tokenHash === null ? null : batcher.submit(tokenHash);
   };
   return {
     find,
     async findRecent(token) {
       const nowMs = clock.now().getTime();
       const known = recent.get(token);
-      if (known && nowMs - known.foundAtMs < session_recent_ms && nowMs >= known.foundAtMs) {
+      if (known && nowMs - known.foundAtMs < known.reuseMs && nowMs >= known.foundAtMs) {
         return known.session;
       }
-      const session = await find(token);
+      const tokenHash = hashOf(token);
+      if (tokenHash === null) return null;
+      const session = await batcher.submit(tokenHash);
       recent.delete(token);
       if (session) {
         if (recent.size >= session_recent_max) recent.delete(recent.keys().next().value!);
-        recent.set(token, { session, foundAtMs: nowMs });
+        recent.set(token, {
+          session,
+          foundAtMs: nowMs,
+          reuseMs: sessionReuseWindowMs(tokenHash),
+        });
       }
       return session;
     },

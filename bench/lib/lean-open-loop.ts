@@ -53,6 +53,8 @@ export async function leanOpenLoop(options: {
   next: (sequence: number) => RequestSpec;
   /** Told of each 2xx reply: when it was due (ms after the start) and its latency. */
   onReply?: (dueAfterStartMs: number, latencyMs: number) => void;
+  /** Called as the schedule starts (its connections open), with performance.now(). */
+  onStart?: (startedMs: number) => void;
 }): Promise<LoadOutcome> {
   const base = new URL(options.baseUrl);
   const host = base.host;
@@ -127,6 +129,7 @@ export async function leanOpenLoop(options: {
   }
 
   started = performance.now();
+  options.onStart?.(started);
   await onSchedule(
     options,
     started,

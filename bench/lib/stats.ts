@@ -63,17 +63,20 @@ export function slowReplyStalls(
   const slowDueMs = replies.dueMs
     .filter((_, index) => replies.latenciesMs[index]! > thresholdMs)
     .sort((a, b) => a - b);
-  const stallSizes: number[] = [];
+  const stalls: Array<{ replies: number; atMs: number }> = [];
   let lastDueMs = Number.NEGATIVE_INFINITY;
   for (const dueMs of slowDueMs) {
-    if (dueMs - lastDueMs > gapMs) stallSizes.push(0);
-    stallSizes[stallSizes.length - 1]! += 1;
+    if (dueMs - lastDueMs > gapMs) stalls.push({ replies: 0, atMs: dueMs });
+    stalls[stalls.length - 1]!.replies += 1;
     lastDueMs = dueMs;
   }
+  const largest = stalls.sort((a, b) => b.replies - a.replies).slice(0, 3);
   return {
     slow: slowDueMs.length,
-    stalls: stallSizes.length,
-    largestStalls: stallSizes.sort((a, b) => b - a).slice(0, 3),
+    stalls: stalls.length,
+    largestStalls: largest.map((stall) => stall.replies),
+    /** When each of the largest stalls began: its first slow reply's due time (ms). */
+    largestStallsAtMs: largest.map((stall) => stall.atMs),
   };
 }
 

@@ -67,12 +67,13 @@ const minimal_pass_ms = 10_000;
  */
 const between_passes_ms = 2_000;
 /**
- * Each latency pass starts after this long at its own rate, not judged: the platform has sat
- * idle through the minimal route's pass, longer than a session lookup is reused (auth's
- * sessionReuseWindowMs), so the pass's first half second brought every trader's session
- * lookup back to the database at once, beside the trades (107–1,725 replies over 50 ms at
- * its start: bench/RESULTS.md, issue 16's twenty-third session). The lead-in's own p99 is
- * reported beside the pass's.
+ * Each latency pass starts after this long at its own rate, not judged, so that it measures
+ * the steady state at that rate, as the max pass has its warm-up: before the half pass the
+ * platform has sat idle through the minimal route's pass, longer than a session lookup is
+ * reused (auth's sessionReuseWindowMs), and the pass's first half second brought every
+ * trader's session lookup back to the database at once, beside the trades (107–1,725 replies
+ * over 50 ms at its start: bench/RESULTS.md, issue 16's twenty-third session). The lead-in's
+ * own latency is reported beside the pass's.
  */
 const lead_in_ms = 2_000;
 /** Issue 16's target for the half pass's p99 latency. */
@@ -345,6 +346,12 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
 
     const maxRate = maxPass.requestsPerSecond;
     const halfRate = half_rate_fixed ?? Math.max(1, Math.floor(maxRate / 2));
+    // PostgreSQL's data directory (superuser only; undefined otherwise): the flush probe says
+    // whether it flushed on the same device.
+    const dataDirectory = await withClient(server.databaseUrl, async (client) => {
+      const result = await client.query<{ data_directory: string }>("SHOW data_directory");
+      return result.rows[0]?.data_directory;
+    }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, between_passes_ms));
     // The half pass gets its own probe: where its latency goes (the calls, their batches, the
     // event loop) is what its target is about. Then the same at a quarter of the maximum:
@@ -352,12 +359,6 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     // server more CPU at half the rate than at the maximum: bench/RESULTS.md, issue 16's
     // seventeenth session), so its latency is mostly queueing for a core; the quarter pass
     // shows the latency of a machine with more room to spare.
-    // PostgreSQL's data directory (superuser only; null otherwise): the flush probe says
-    // whether it flushed on the same device.
-    const dataDirectory = await withClient(server.databaseUrl, async (client) => {
-      const result = await client.query<{ data_directory: string }>("SHOW data_directory");
-      return result.rows[0]?.data_directory;
-    }).catch(() => undefined);
     const latencyPass = async (ratePerSecond: number) => {
       const leadIn = await leanOpenLoop({
         baseUrl: server.baseUrl,

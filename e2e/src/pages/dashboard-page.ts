@@ -78,28 +78,26 @@ export class DashboardPage {
   }
 
   /**
-   * The chart's background as r,g,b: the commonest colour of a grid of samples over its
-   * first canvas (candles, grid lines and labels each cover only a little of it).
+   * The chart's background as r,g,b: the commonest colour of every pixel of its first canvas
+   * (candles, grid lines and labels each cover only a little of it). Every pixel, not a grid of
+   * samples: when the time scale's tick spacing divides the samples' spacing, whole columns of
+   * samples sit on grid lines, and a CI run read the grid's colour for 15 s.
    */
   async chartBackgroundPixel(): Promise<string> {
     return this.chartCanvasHost.evaluate((host) => {
       const canvas = host.querySelector("canvas");
       const context = canvas?.getContext("2d");
-      if (!canvas || !context || canvas.width === 0) return "no canvas";
-      const counts = new Map<string, number>();
-      for (let x = 0.05; x < 1; x += 0.1) {
-        for (let y = 0.05; y < 1; y += 0.1) {
-          const pixel = context.getImageData(
-            Math.floor(canvas.width * x),
-            Math.floor(canvas.height * y),
-            1,
-            1,
-          ).data;
-          const key = `${pixel[0]},${pixel[1]},${pixel[2]}`;
-          counts.set(key, (counts.get(key) ?? 0) + 1);
-        }
+      if (!canvas || !context || canvas.width === 0 || canvas.height === 0) return "no canvas";
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      const counts = new Map<number, number>();
+      for (let offset = 0; offset < pixels.length; offset += 4) {
+        const [red = 0, green = 0, blue = 0] = pixels.subarray(offset, offset + 3);
+        const rgb = (red << 16) | (green << 8) | blue;
+        counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
       }
-      return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "empty";
+      const commonest = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+      if (commonest === undefined) return "empty";
+      return `${commonest >> 16},${(commonest >> 8) & 255},${commonest & 255}`;
     });
   }
 }

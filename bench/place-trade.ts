@@ -16,6 +16,8 @@ import {
   type DiskFlushReport,
   slow_flush_ms,
   startDiskFlushProbe,
+  type WriteBackReport,
+  writeBackDirtyPages,
 } from "./lib/disk-flush-probe.ts";
 import { closedLoop, keepAliveAgent, type LoadOutcome } from "./lib/http-load.ts";
 import { leanOpenLoop } from "./lib/lean-open-loop.ts";
@@ -191,6 +193,7 @@ function tailRows(
   slowestCallMs: number,
   diskFlushes: DiskFlushReport | undefined,
   leadIn: LoadOutcome,
+  writeBack: WriteBackReport,
 ): ResultRow[] {
   const leadInLatency = summarise(leadIn.latenciesMs);
   const leadInFailures = Object.entries(leadIn.failures)
@@ -200,6 +203,10 @@ function tailRows(
     (replies, index) => `${replies} at ${fixed(stalls.largestStallsAtMs[index]! / 1000, 1)} s`,
   );
   return [
+    {
+      metric: `${label}: the page cache written back before its lead-in (\`sync\`): dirty before (MiB) / took (ms)`,
+      value: `${writeBack.dirtyMiB === null ? "not known" : fixed(writeBack.dirtyMiB, 1)} / ${fixed(writeBack.tookMs, 0)}`,
+    },
     {
       metric: `${label}: the lead-in before it (${lead_in_ms / 1000} s at its rate, not judged): latency p50 / p99 / max (ms) / non-201`,
       value: `${fixed(leadInLatency.p50)} / ${fixed(leadInLatency.p99)} / ${fixed(leadInLatency.max)} / ${leadInFailures || "0"}`,
@@ -360,6 +367,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
     // seventeenth session), so its latency is mostly queueing for a core; the quarter pass
     // shows the latency of a machine with more room to spare.
     const latencyPass = async (ratePerSecond: number) => {
+      const writeBack = writeBackDirtyPages();
       const leadIn = await leanOpenLoop({
         baseUrl: server.baseUrl,
         connections,
@@ -414,6 +422,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         generatorGcPauseMs,
         diskFlushes,
         leadIn,
+        writeBack,
       };
     };
     const {
@@ -425,6 +434,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
       generatorGcPauseMs: halfGeneratorGc,
       diskFlushes: halfDiskFlushes,
       leadIn: halfLeadIn,
+      writeBack: halfWriteBack,
     } = await latencyPass(halfRate);
     const quarterRate = Math.max(1, Math.floor(maxRate / 4));
     await new Promise((resolve) => setTimeout(resolve, between_passes_ms));
@@ -560,6 +570,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         halfProbe.transactionMs.max,
         halfDiskFlushes,
         halfLeadIn,
+        halfWriteBack,
       ),
       ...latencyRows(`quarter max (open loop at ${quarterRate}/s, 15 s)`, quarter.pass),
       {
@@ -582,6 +593,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         quarter.probe.transactionMs.max,
         quarter.diskFlushes,
         quarter.leadIn,
+        quarter.writeBack,
       ),
       {
         metric: "max pass: trades per place_trades call (mean)",
@@ -684,6 +696,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
           stalls: halfStalls,
           diskFlushes: halfDiskFlushes,
           leadIn: { latencyMs: summarise(halfLeadIn.latenciesMs), failures: halfLeadIn.failures },
+          writeBack: halfWriteBack,
         },
         quarter: {
           targetRate: quarterRate,
@@ -698,6 +711,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
             latencyMs: summarise(quarter.leadIn.latenciesMs),
             failures: quarter.leadIn.failures,
           },
+          writeBack: quarter.writeBack,
         },
         houseLock: {
           holdMs: probe.houseLockHoldMs,

@@ -4,7 +4,8 @@
 // when quiet has taken over 100 ms under the benches' load (bench/RESULTS.md, issue 16's
 // twenty-third session). The probe writes 8 kB and flushes it every `intervalMs`, through
 // libuv's thread pool so the caller's event loop never waits on it.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -71,4 +72,36 @@ export function startDiskFlushProbe(options: { sameDeviceAs?: string; intervalMs
       };
     },
   };
+}
+
+/** The kernel's dirty page cache, in MiB (/proc/meminfo's Dirty; null where there is none). */
+function dirtyMiB(): number | null {
+  try {
+    const kib = /^Dirty:\s+(\d+) kB$/m.exec(readFileSync("/proc/meminfo", "utf8"))?.[1];
+    return kib === undefined ? null : Number(kib) / 1024;
+  } catch {
+    return null;
+  }
+}
+
+export interface WriteBackReport {
+  /** Dirty page cache before, MiB (null where /proc/meminfo is not there). */
+  dirtyMiB: number | null;
+  tookMs: number;
+}
+
+/**
+ * Writes the machine's dirty page cache to disk now (`sync`), before a latency pass. The
+ * kernel writes a file's dirty pages back once the file has been dirty for 30 s
+ * (vm.dirty_expire_centisecs), all of them at once: the ~100 MB of table pages the max pass
+ * leaves in the page cache were written back 8–12 s into the half pass, and the WAL's
+ * fdatasync waited behind them (120–270 ms; bench/RESULTS.md, issue 16's twenty-fourth
+ * session). Written back here, they stay the max pass's cost; a pass's own pages expire
+ * after it has ended.
+ */
+export function writeBackDirtyPages(): WriteBackReport {
+  const before = dirtyMiB();
+  const started = performance.now();
+  spawnSync("sync", { stdio: "ignore" });
+  return { dirtyMiB: before, tookMs: performance.now() - started };
 }

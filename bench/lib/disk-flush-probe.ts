@@ -1,7 +1,8 @@
-// A probe of the disk's flush latency beside a pass: what a commit waits for. PostgreSQL
-// answers a durable commit only once its WAL has reached the disk (an fdatasync), so one slow
-// flush holds every commit behind it, and on this machine an 8 kB fdatasync that takes ~1 ms
-// when quiet has taken over 100 ms under the benches' load (bench/RESULTS.md, issue 16's
+// The disk beside a latency pass: the page cache written back before it (writeBackDirtyPages),
+// and a probe of its flush latency, what a commit waits for: PostgreSQL answers a durable
+// commit only once its WAL has reached the disk (an fdatasync), so one slow flush holds
+// every commit behind it, and on this machine an 8 kB fdatasync that takes ~1 ms when quiet
+// has taken over 100 ms under the benches' load (bench/RESULTS.md, issue 16's
 // twenty-third session). The probe writes 8 kB and flushes it every `intervalMs`, through
 // libuv's thread pool so the caller's event loop never waits on it.
 import { spawnSync } from "node:child_process";
@@ -95,7 +96,7 @@ export interface WriteBackReport {
  * kernel writes a file's dirty pages back once the file has been dirty for 30 s
  * (vm.dirty_expire_centisecs), all of them at once: the ~100 MB of table pages the max pass
  * leaves in the page cache were written back 8–12 s into the half pass, and the WAL's
- * fdatasync waited behind them (120–270 ms; bench/RESULTS.md, issue 16's twenty-fourth
+ * fdatasync waited behind them (150–270 ms; bench/RESULTS.md, issue 16's twenty-fourth
  * session). Written back here, they stay the max pass's cost; a pass's own pages expire
  * after it has ended.
  */

@@ -21,8 +21,8 @@ export default defineConfig({
     // the server and the suite's helpers are imported, and the embedded database's migrated
     // template made, once a worker instead of once a file (the suite's imports took 68.7 s
     // of its time, then 10.9–13.9 s; the whole suite 643 s, then 473 s in one pair of runs
-    // on 2 cores, whose speed moves by 10–20 % between runs). Each file
-    // still starts its own platform and browser, and closes them.
+    // on 2 cores, whose speed moves by 10–20 % between runs). Each file still starts its
+    // own platform and browser, and closes them.
     isolate: false,
     // A poll waits as long as an element wait (browser.ts: 15 s), not Vitest's default 1 s:
     // with another file beside it, a page that answers in 1.2 s is slow, not wrong. A poll

@@ -89,6 +89,13 @@ const half_p99_target_ms = 50;
  */
 const half_rate_fixed = parseHalfRateFixed(process.env.BENCH_PLACE_HALF_RATE);
 
+/** When in the pass (s after it began) each major GC ended its marking, or "none". */
+function majorGcsInPass(majorAtEpochMs: number[], passStartedAt: string): string {
+  const startedMs = Date.parse(passStartedAt);
+  if (majorAtEpochMs.length === 0) return "none";
+  return majorAtEpochMs.map((atMs) => `${fixed((atMs - startedMs) / 1000, 1)} s`).join(", ");
+}
+
 function parseHalfRateFixed(text: string | undefined): number | null {
   if (text === undefined || text === "") return null;
   const rate = Number(text);
@@ -376,7 +383,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         maxOutstanding: 5_000,
         next,
       });
-      await server.call("probeReset");
+      await server.call("probeReset", { houseRows: false });
       const passActivity = sampleActivity(server.databaseUrl, server.databaseName);
       const passCpuBefore = cpuByGroup(server.pid);
       const passWallBefore = performance.now();
@@ -385,6 +392,9 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
       // The disk's flushes over the same seconds as the schedule (it starts once the
       // connections are open), so a stall and a slow flush line up by their times in the pass.
       let flushProbe: ReturnType<typeof startDiskFlushProbe> | null = null;
+      // When the schedule began by the wall clock, so the pass's stalls (ms into it) line up
+      // with anything else's log: PostgreSQL's, the kernel's, a sampler's.
+      let startedAt = "";
       const pass = await leanOpenLoop({
         baseUrl: server.baseUrl,
         connections,
@@ -397,6 +407,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
           replies.latenciesMs.push(latencyMs);
         },
         onStart() {
+          startedAt = new Date().toISOString();
           flushProbe = startDiskFlushProbe({ sameDeviceAs: dataDirectory });
         },
       });
@@ -423,6 +434,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         diskFlushes,
         leadIn,
         writeBack,
+        startedAt,
       };
     };
     const {
@@ -435,6 +447,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
       diskFlushes: halfDiskFlushes,
       leadIn: halfLeadIn,
       writeBack: halfWriteBack,
+      startedAt: halfStartedAt,
     } = await latencyPass(halfRate);
     const quarterRate = Math.max(1, Math.floor(maxRate / 4));
     await new Promise((resolve) => setTimeout(resolve, between_passes_ms));
@@ -560,8 +573,9 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         value: `${fixed(halfPass.completed / Math.max(1, halfProbe.transactions), 1)} / ${fixed(halfProbe.transactionMs.p50, 2)} / ${fixed(halfProbe.transactionMs.p99, 2)} / ${fixed(halfProbe.eventLoopDelayMs.p99)} / ${fixed(halfProbe.eventLoopDelayMs.max)}`,
       },
       {
-        metric: "half max: the server's GC pauses: count / total / mean / max (ms)",
-        value: `${halfProbe.gcPauseMs.count} / ${fixed(halfProbe.gcPauseMs.totalMs, 0)} / ${fixed(halfProbe.gcPauseMs.mean)} / ${fixed(halfProbe.gcPauseMs.max)}`,
+        metric:
+          "half max: the server's GC pauses: count / total / mean / max (ms); its major GCs (when in the pass their marking ended)",
+        value: `${halfProbe.gcPauseMs.count} / ${fixed(halfProbe.gcPauseMs.totalMs, 0)} / ${fixed(halfProbe.gcPauseMs.mean)} / ${fixed(halfProbe.gcPauseMs.max)}; ${majorGcsInPass(halfProbe.gcPauseMs.majorAtEpochMs, halfStartedAt)}`,
       },
       ...tailRows(
         "half max",
@@ -583,8 +597,9 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         value: `${fixed(quarter.pass.completed / Math.max(1, quarter.probe.transactions), 1)} / ${fixed(quarter.probe.transactionMs.p50, 2)} / ${fixed(quarter.probe.transactionMs.p99, 2)} / ${fixed(quarter.probe.eventLoopDelayMs.p99)} / ${fixed(quarter.probe.eventLoopDelayMs.max)}`,
       },
       {
-        metric: "quarter max: the server's GC pauses: count / total / mean / max (ms)",
-        value: `${quarter.probe.gcPauseMs.count} / ${fixed(quarter.probe.gcPauseMs.totalMs, 0)} / ${fixed(quarter.probe.gcPauseMs.mean)} / ${fixed(quarter.probe.gcPauseMs.max)}`,
+        metric:
+          "quarter max: the server's GC pauses: count / total / mean / max (ms); its major GCs (when in the pass their marking ended)",
+        value: `${quarter.probe.gcPauseMs.count} / ${fixed(quarter.probe.gcPauseMs.totalMs, 0)} / ${fixed(quarter.probe.gcPauseMs.mean)} / ${fixed(quarter.probe.gcPauseMs.max)}; ${majorGcsInPass(quarter.probe.gcPauseMs.majorAtEpochMs, quarter.startedAt)}`,
       },
       ...tailRows(
         "quarter max",
@@ -689,6 +704,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         half: {
           targetRate: halfRate,
           rateFixed: half_rate_fixed !== null,
+          startedAt: halfStartedAt,
           achievedRate: halfPass.latenciesMs.length / halfPass.elapsedS,
           latencyMs: halfLatency,
           failures: halfPass.failures,
@@ -700,6 +716,7 @@ export async function runPlaceTradeBench(): Promise<BenchResult> {
         },
         quarter: {
           targetRate: quarterRate,
+          startedAt: quarter.startedAt,
           achievedRate: quarter.pass.latenciesMs.length / quarter.pass.elapsedS,
           latencyMs: summarise(quarter.pass.latenciesMs),
           failures: quarter.pass.failures,

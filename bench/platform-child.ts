@@ -182,6 +182,15 @@ function resolveHouseRows(list: TransactionRecord[]) {
 
 const transaction_records_max = 400_000;
 let recording = false;
+/**
+ * Whether records keep the statements that lock house rows (their parameters, resolved to
+ * house rows only at the report, to keep the scan off the hot path). A latency pass reports no
+ * house rows and turns it off: kept, a place_trades call's items (~12 kB of JSON at half the
+ * maximum) stayed in the server's heap for the whole pass, 19 MB in 8.6 s, promoted to the
+ * old generation and bringing its major GCs sooner, whose marking takes a core from
+ * PostgreSQL (bench/RESULTS.md, issue 16's twenty-fifth session).
+ */
+let keepHouseStatements = true;
 let records: TransactionRecord[] = [];
 const statementCounts = new Map<string, number>();
 
@@ -261,7 +270,7 @@ async function timedStatement<Row>(sql: string, params?: unknown[]): Promise<Que
     houseWaitMs: null,
     houseLockedAt: null,
     houseIds: [],
-    houseStatement: locksHouseRows(sql) ? { sql, params } : null,
+    houseStatement: keepHouseStatements && locksHouseRows(sql) ? { sql, params } : null,
     failed: false,
   };
   try {
@@ -306,7 +315,8 @@ database.transaction = async <T>(work: (transaction: Queryable) => Promise<T>): 
           record.queries += 1;
           const isFirst = record.first === "";
           if (isFirst) record.first = statementLabel(sql);
-          const locksHouse = record.houseLockedAt === null && locksHouseRows(sql);
+          const locksHouse =
+            keepHouseStatements && record.houseLockedAt === null && locksHouseRows(sql);
           const issued = performance.now();
           const result = await transaction.query<Row>(sql, params);
           if (isFirst) record.firstRows = firstStatementRows(sql, result);
@@ -334,7 +344,8 @@ let windowStart = performance.now();
 /** The server's garbage-collection pauses since probeReset. */
 let gcPauses = recordGcPauses();
 
-function probeReset() {
+function probeReset(options: { houseRows?: boolean } = {}) {
+  keepHouseStatements = options.houseRows ?? true;
   records = [];
   gcPauses.stop();
   gcPauses = recordGcPauses();
@@ -378,7 +389,7 @@ function probeReport(kindPrefix: string) {
     transactionKinds: [...kinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
     statements: [...statementCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20),
     eventLoopDelayMs: eventLoopDelayMs(eventLoopDelay),
-    gcPauseMs: gcPauseSummary(gcPauses.pausesMs),
+    gcPauseMs: gcPauseSummary(gcPauses.pausesMs, gcPauses.majorAtEpochMs),
   };
 }
 
@@ -931,8 +942,8 @@ const api = {
     await settleMicrotasks();
     return { at: platform.clock.now().toISOString() };
   },
-  async probeReset() {
-    probeReset();
+  async probeReset(params: { houseRows?: boolean } | undefined) {
+    probeReset(params);
     return {};
   },
   async probeReport(params: { kindPrefix: string }) {

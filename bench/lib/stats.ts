@@ -2,7 +2,12 @@
 // CPU and memory readings from /proc, and the result table.
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { type IntervalHistogram, PerformanceObserver } from "node:perf_hooks";
+import {
+  constants,
+  type IntervalHistogram,
+  PerformanceObserver,
+  performance,
+} from "node:perf_hooks";
 
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export function percentile(sorted: ArrayLike<number>, fraction: number): number {
@@ -32,21 +37,38 @@ export function summarise(values: number[]) {
  */
 export function recordGcPauses() {
   const pausesMs: number[] = [];
+  const majorAtEpochMs: number[] = [];
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) pausesMs.push(entry.duration);
+    for (const entry of list.getEntries()) {
+      pausesMs.push(entry.duration);
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        majorAtEpochMs.push(performance.timeOrigin + entry.startTime);
+      }
+    }
   });
   observer.observe({ entryTypes: ["gc"] });
   return {
     pausesMs,
+    majorAtEpochMs,
     stop() {
       observer.disconnect();
-      return gcPauseSummary(pausesMs);
+      return gcPauseSummary(pausesMs, majorAtEpochMs);
     },
   };
 }
 
-export function gcPauseSummary(pausesMs: number[]) {
-  return { ...summarise(pausesMs), totalMs: pausesMs.reduce((sum, pause) => sum + pause, 0) };
+/**
+ * The pauses, and when each major GC (mark-compact) ended its marking, by the wall clock: its
+ * marking ran on V8's helper threads for a while before, beside the main thread, taking a
+ * core from PostgreSQL on a 2-core machine, so a stall can line up with one.
+ */
+export function gcPauseSummary(pausesMs: number[], majorAtEpochMs: number[] = []) {
+  return {
+    ...summarise(pausesMs),
+    totalMs: pausesMs.reduce((sum, pause) => sum + pause, 0),
+    majorAtEpochMs: [...majorAtEpochMs],
+  };
 }
 
 /**
